@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '../errors.ts';
+import { describeConfig, loadConfig } from './load.ts';
+import { embeddedSpec, schedulerSpec, streamSpec } from './schemas.ts';
+
+const streamEnv = { ADMIN_PASSWORD: 'a', SOURCE_PASSWORD: 's' };
+
+describe('loadConfig', () => {
+  it('applies defaults and coerces numbers', () => {
+    const config = loadConfig(streamSpec, streamEnv);
+    expect(config.STREAM_PORT).toBe(8000);
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.ADMIN_USER).toBe('admin');
+    expect(loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: '0' }).STREAM_PORT).toBe(0);
+  });
+
+  it('names a missing variable and what it expects, in one line', () => {
+    expect(() => loadConfig(streamSpec, { SOURCE_PASSWORD: 's' })).toThrow(ConfigError);
+    try {
+      loadConfig(streamSpec, { SOURCE_PASSWORD: 's' });
+    } catch (error) {
+      const e = error as ConfigError;
+      expect(e.code).toBe('CONFIG_INVALID');
+      expect(e.variable).toBe('ADMIN_PASSWORD');
+      expect(e.message).toMatch(/ADMIN_PASSWORD is required/);
+      expect(e.message).not.toMatch(/\n/);
+    }
+  });
+
+  it('names a malformed value with what was given', () => {
+    expect(() => loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: 'abc' })).toThrow(
+      /STREAM_PORT must be a TCP port 0-65535 \(0 picks a free one\), got "abc"/,
+    );
+    expect(() => loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: '70000' })).toThrow(
+      /STREAM_PORT/,
+    );
+    expect(() => loadConfig(streamSpec, { ...streamEnv, LOG_LEVEL: 'loud' })).toThrow(
+      /LOG_LEVEL must be one of fatal, error/,
+    );
+  });
+
+  it('lists every bad variable and hides secrets', () => {
+    const env = { ...streamEnv, STREAM_PORT: 'x', REDIS_URL: 'http://nope' };
+    expect(() => loadConfig(streamSpec, env)).toThrow(
+      /REDIS_URL must be .*; STREAM_PORT must be|STREAM_PORT must be .*; REDIS_URL must be/,
+    );
+    expect(() =>
+      loadConfig(schedulerSpec, {
+        ...streamEnv,
+        DATABASE_URL: 'sqlite:x',
+        CROSSFADE_SECONDS: '99',
+      }),
+    ).toThrow(/CROSSFADE_SECONDS must be seconds of crossfade/);
+    expect(() =>
+      loadConfig(embeddedSpec, { SESSION_SECRET: 'too-short-secret'.slice(0, 5) }),
+    ).toThrow(/SESSION_SECRET must be .*got \(hidden\)/);
+  });
+
+  it('treats an empty string as unset', () => {
+    expect(loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: '' }).STREAM_PORT).toBe(8000);
+    expect(() => loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: '' })).toThrow(
+      /ADMIN_PASSWORD is required/,
+    );
+  });
+
+  it('accepts both database URL forms and rejects others', () => {
+    const base = { ...streamEnv };
+    expect(
+      loadConfig(schedulerSpec, { ...base, DATABASE_URL: 'sqlite:./data/radio.db' }).DATABASE_URL,
+    ).toBe('sqlite:./data/radio.db');
+    expect(
+      loadConfig(schedulerSpec, { ...base, DATABASE_URL: 'postgres://u:p@db:5432/radio' })
+        .DATABASE_URL,
+    ).toBe('postgres://u:p@db:5432/radio');
+    expect(() => loadConfig(schedulerSpec, { ...base, DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL must be sqlite:<file>/,
+    );
+  });
+
+  it('describes the running configuration with secrets masked', () => {
+    const config = loadConfig(streamSpec, streamEnv);
+    const shown = describeConfig(streamSpec, config);
+    expect(shown.ADMIN_PASSWORD).toBe('********');
+    expect(shown.SOURCE_PASSWORD).toBe('********');
+    expect(shown.STREAM_PORT).toBe(8000);
+    expect(shown.REDIS_URL).toBeNull();
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.ts';
+import type { Variable } from './variables.ts';
+
+export type Spec = Record<string, Variable>;
+export type ConfigOf<S extends Spec> = { readonly [K in keyof S]: z.output<S[K]['schema']> };
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Validates the variables of `spec` from `env` and returns them typed, under their environment
+ * names. An empty string counts as unset, as in compose files where `FOO=` is common.
+ * Throws a ConfigError whose message is one line naming every bad variable.
+ */
+export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): ConfigOf<S> {
+  const shape = Object.fromEntries(Object.entries(spec).map(([name, v]) => [name, v.schema]));
+  const input = Object.fromEntries(
+    Object.keys(spec).map((name) => [name, env[name] === '' ? undefined : env[name]]),
+  );
+  const result = z.object(shape).safeParse(input);
+  if (result.success) return result.data as ConfigOf<S>;
+
+  const bad = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+  const problems = bad.map((name) => {
+    const v = spec[name] as Variable;
+    const raw = input[name];
+    if (raw === undefined) return `${name} is required: ${v.expects}`;
+    const shown = v.secret ? '(hidden)' : JSON.stringify(raw);
+    return `${name} must be ${v.expects}, got ${shown}`;
+  });
+  throw new ConfigError(bad[0] ?? 'unknown', `Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** The running configuration with secrets masked, for status pages and start-up logs. */
+export function describeConfig<S extends Spec>(
+  spec: S,
+  config: ConfigOf<S>,
+): Record<string, string | number | boolean | null> {
+  return Object.fromEntries(
+    Object.entries(spec).map(([name, v]) => {
+      const value = config[name] as unknown;
+      if (value === undefined || value === null) return [name, null];
+      if (v.secret) return [name, '********'];
+      return [
+        name,
+        typeof value === 'object' ? String(value) : (value as string | number | boolean),
+      ];
+    }),
+  );
+}
+
+/**
+ * For a service's main(): load the config or stop the process with the one-line reason on
+ * stderr (exit code 78, EX_CONFIG), which is what an operator sees in `docker logs`.
+ */
+export function loadConfigOrExit<S extends Spec>(spec: S, env: Env = process.env): ConfigOf<S> {
+  try {
+    return loadConfig(spec, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * One environment variable: its zod schema and, in words, what it expects. The words are what
+ * an operator reads when the value is missing or malformed, so they name the accepted form.
+ */
+export interface Variable<T extends z.ZodType = z.ZodType> {
+  readonly schema: T;
+  readonly expects: string;
+  /** Secrets are never echoed back in errors or on status pages. */
+  readonly secret: boolean;
+}
+
+function variable<T extends z.ZodType>(schema: T, expects: string, secret = false): Variable<T> {
+  return { schema, expects, secret };
+}
+
+/** The same variable, but allowed to be unset (embedded mode fills some in itself). */
+export function optional<T extends z.ZodType>(v: Variable<T>): Variable<z.ZodOptional<T>> {
+  return { ...v, schema: v.schema.optional() };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const nonEmpty = z.string().trim().min(1);
+
+const port = (fallback: number) =>
+  variable(
+    z.coerce.number().int().min(0).max(65535).default(fallback),
+    'a TCP port 0-65535 (0 picks a free one)',
+  );
+const httpUrl = z.url({ protocol: /^https?$/ });
+const redisUrl = z.url({ protocol: /^rediss?$/ });
+const address = variable(nonEmpty, 'an address to listen on');
+const boolean = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+/** Every variable the station reads, by its environment name (DESIGN.md section 4). */
+export const variables = {
+  LOG_LEVEL: variable(z.enum(LOG_LEVELS).default('info'), `one of ${LOG_LEVELS.join(', ')}`),
+  MUSIC_DIR: variable(nonEmpty.default('./music'), 'a folder path'),
+  DATA_DIR: variable(nonEmpty.default('./data'), 'a folder path'),
+  DATABASE_URL: variable(
+    z
+      .string()
+      .trim()
+      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/),
+    'sqlite:<file> or postgres://user:password@host:port/database',
+  ),
+  REDIS_URL: variable(redisUrl, 'a redis://host:port URL'),
+  ADMIN_USER: variable(nonEmpty.default('admin'), 'a user name'),
+  ADMIN_PASSWORD: variable(nonEmpty, 'the stream server admin password (for /admin/)', true),
+  SOURCE_PASSWORD: variable(nonEmpty, 'the password of source clients (user "source")', true),
+  SESSION_SECRET: variable(z.string().min(16), 'a random string of 16 or more characters', true),
+  STREAM_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
+  STREAM_PORT: port(8000),
+  STREAM_URL: variable(httpUrl.default('http://127.0.0.1:8000'), 'an http:// URL'),
+  PUBLIC_STREAM_URL: variable(httpUrl, 'the http(s):// URL listeners use'),
+  CONTROL_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
+  CONTROL_PORT: port(1234),
+  API_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
+  API_PORT: port(3000),
+  API_URL: variable(httpUrl.default('http://127.0.0.1:3000'), 'an http:// URL'),
+  WEB_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
+  WEB_PORT: port(8080),
+  FFMPEG_PATH: variable(nonEmpty, 'the path of an ffmpeg binary'),
+  CROSSFADE_SECONDS: variable(
+    z.coerce.number().min(0).max(30).default(2),
+    'seconds of crossfade between tracks, 0-30 (0 = gapless)',
+  ),
+  TRUST_PROXY: variable(boolean, 'true or false'),
+} as const;
