@@ -1,0 +1,31 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Flag, Timestamp } from './schema.ts';
+
+/** Now, in the timestamp format every `*_at` column uses (see schema.ts). */
+export function nowIso(): Timestamp {
+  return new Date().toISOString();
+}
+
+export function toFlag(value: boolean): Flag {
+  return value ? 1 : 0;
+}
+
+export function fromFlag(value: Flag | number): boolean {
+  return value !== 0;
+}
+
+/** Escapes `%`, `_` and `\` so `text` matches literally inside a LIKE pattern (escape `\`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * `column` contains `text`, ignoring case, with the same result on SQLite and PostgreSQL
+ * (SQLite's LIKE ignores ASCII case and PostgreSQL's does not, so both sides are lowered).
+ * SQLite's lower() folds ASCII letters only. A leading-wildcard LIKE cannot use an index;
+ * it scans, which stays fast at library sizes (tens of thousands of rows).
+ */
+export function containsIgnoreCase(column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${escapeLike(text.toLowerCase())}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}

@@ -1,0 +1,21 @@
+import type { Migration } from 'kysely/migration';
+import * as users from './2026-11-21-01-users.ts';
+import * as tracks from './2026-11-21-02-tracks.ts';
+import * as playlists from './2026-11-21-03-playlists.ts';
+import * as playHistory from './2026-11-21-04-play-history.ts';
+import * as sessions from './2026-11-21-05-sessions.ts';
+import * as settings from './2026-11-21-06-settings.ts';
+
+/**
+ * Every migration, by name. Listed by hand rather than read from the folder so that a
+ * bundle, a container image or a test runner can never miss or add one. Names sort in the
+ * order they must run; a new migration gets a later date prefix and one line here.
+ */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026-11-21-01-users': users,
+  '2026-11-21-02-tracks': tracks,
+  '2026-11-21-03-playlists': playlists,
+  '2026-11-21-04-play-history': playHistory,
+  '2026-11-21-05-sessions': sessions,
+  '2026-11-21-06-settings': settings,
+};

@@ -1,0 +1,158 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * The one description of the station's tables. Both dialects store and return the same
+ * JavaScript values, so a row looks the same whether it came from SQLite or PostgreSQL:
+ *
+ * - Timestamps (`*_at`) are ISO-8601 UTC text with milliseconds, exactly what
+ *   `new Date().toISOString()` (and `nowIso()`) produce: `2026-11-21T10:53:00.123Z`.
+ *   The fixed width makes text order equal time order, so `order by started_at` and range
+ *   filters work on both dialects. Columns with a default are filled by the database in that
+ *   same format. PostgreSQL stores them as `text`, not `timestamptz`, so pg never turns them
+ *   into `Date` objects that SQLite could not give back.
+ * - Booleans are integers 0/1 on both (a CHECK keeps them to those values), typed `Flag`.
+ * - Epoch milliseconds (`mtime`, `expires_at`) and byte sizes are `bigint` columns read back
+ *   as JavaScript numbers (exact up to 2^53, far beyond any date or file size we store).
+ * - Ids are integers the database assigns (SQLite AUTOINCREMENT, PostgreSQL identity), so an
+ *   id is never reused after a delete.
+ * - Nullable columns are `T | null`; they may be left out of an insert.
+ */
+
+/** ISO-8601 UTC timestamp text, e.g. `2026-11-21T10:53:00.123Z`. */
+export type Timestamp = string;
+
+/** Milliseconds since the Unix epoch. */
+export type EpochMs = number;
+
+/** A boolean stored as an integer: 0 = false, 1 = true. */
+export type Flag = 0 | 1;
+
+export type UserRole = 'admin' | 'dj' | 'listener';
+export type TrackStatus = 'ok' | 'invalid' | 'missing';
+export type PlaySource = 'request' | 'rotation' | 'playlist' | 'new';
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** Shown as typed; unique regardless of case (a unique index on `lower(username)`). */
+  username: string;
+  password_hash: string;
+  role: UserRole;
+  disabled: Generated<Flag>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  last_login_at: Timestamp | null;
+}
+
+export interface TracksTable {
+  id: Generated<number>;
+  /** Relative to MUSIC_DIR, with `/` separators; unique. */
+  path: string;
+  title: string;
+  artist: string | null;
+  album: string | null;
+  genre: string | null;
+  year: number | null;
+  track_no: number | null;
+  /** Seconds. */
+  duration: number | null;
+  /** Container or codec name in lower case: `mp3`, `flac`, … */
+  format: string;
+  /** Bits per second. */
+  bitrate: number | null;
+  /** Hertz. */
+  sample_rate: number | null;
+  channels: number | null;
+  has_cover: Generated<Flag>;
+  /** File size in bytes. */
+  size: number;
+  /** The file's modification time, to skip unchanged files on a rescan. */
+  mtime: EpochMs;
+  status: Generated<TrackStatus>;
+  /** Why the file is `invalid` (or `missing`); null when `ok`. */
+  error: string | null;
+  added_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PlaylistsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  description: string | null;
+  is_public: Generated<Flag>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PlaylistItemsTable {
+  id: Generated<number>;
+  playlist_id: number;
+  track_id: number;
+  /** Order within the playlist, ascending. Not unique, so a reorder can rewrite rows freely. */
+  position: number;
+  added_at: Generated<Timestamp>;
+}
+
+export interface PlayHistoryTable {
+  id: Generated<number>;
+  /** Null once the track has been removed from the library; title and artist remain. */
+  track_id: number | null;
+  title: string;
+  artist: string | null;
+  started_at: Generated<Timestamp>;
+  ended_at: Timestamp | null;
+  source: PlaySource;
+  request_id: string | null;
+}
+
+export interface SessionsTable {
+  sid: string;
+  /** The serialised session, JSON. */
+  data: string;
+  expires_at: EpochMs;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON. */
+  value: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Database {
+  users: UsersTable;
+  tracks: TracksTable;
+  playlists: PlaylistsTable;
+  playlist_items: PlaylistItemsTable;
+  play_history: PlayHistoryTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+
+export type Track = Selectable<TracksTable>;
+export type NewTrack = Insertable<TracksTable>;
+export type TrackUpdate = Updateable<TracksTable>;
+
+export type Playlist = Selectable<PlaylistsTable>;
+export type NewPlaylist = Insertable<PlaylistsTable>;
+export type PlaylistUpdate = Updateable<PlaylistsTable>;
+
+export type PlaylistItem = Selectable<PlaylistItemsTable>;
+export type NewPlaylistItem = Insertable<PlaylistItemsTable>;
+export type PlaylistItemUpdate = Updateable<PlaylistItemsTable>;
+
+export type PlayHistoryEntry = Selectable<PlayHistoryTable>;
+export type NewPlayHistoryEntry = Insertable<PlayHistoryTable>;
+export type PlayHistoryUpdate = Updateable<PlayHistoryTable>;
+
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type SessionUpdate = Updateable<SessionsTable>;
+
+export type Setting = Selectable<SettingsTable>;
+export type NewSetting = Insertable<SettingsTable>;
+export type SettingUpdate = Updateable<SettingsTable>;
