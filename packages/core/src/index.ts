@@ -1,9 +1,11 @@
+export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';
 export * from './ffmpeg/index.ts';
 export {
   componentLogger,
   createLogger,
+  fileAndConsoleDestination,
   type Logger,
   type LoggerOptions,
   silentLogger,

@@ -1,4 +1,4 @@
-import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
+import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -24,6 +24,23 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination ?? pino.destination({ fd: 1, sync: false }),
   );
+}
+
+/**
+ * A destination for a process a person watches in a terminal (embedded mode): every line at
+ * the logger's level goes to `file`, and only warnings and errors also to stdout, so the
+ * terminal keeps the start-up banner readable.
+ */
+export function fileAndConsoleDestination(
+  file: string,
+  consoleLevel: LevelWithSilent = 'warn',
+): DestinationStream {
+  const streams: { level: LevelWithSilent; stream: DestinationStream }[] = [
+    { level: 'trace', stream: pino.destination({ dest: file, mkdir: true, sync: false }) },
+  ];
+  if (consoleLevel !== 'silent')
+    streams.push({ level: consoleLevel, stream: pino.destination({ fd: 1, sync: false }) });
+  return pino.multistream(streams as Parameters<typeof pino.multistream>[0]);
 }
 
 /** A child logger for one component; every line carries `component` and the extra context. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generateTestLibrary, type TestLibrary } from '../src/audio/test-audio.ts';
 import {
   FfmpegExitError,
   FfmpegNotFoundError,
@@ -14,7 +15,6 @@ import {
   silentLogger,
   spawnFfmpeg,
 } from '../src/index.ts';
-import { generateTestLibrary, type TestLibrary } from '../src/audio/test-audio.ts';
 
 const exec = promisify(execFile);
 const logger = silentLogger();
@@ -66,7 +66,9 @@ describe('ffmpeg locator', () => {
     const plainFile = join(dir, 'ffmpeg');
     await writeFile(plainFile, 'not a program', { mode: 0o644 });
     expect(() => locateFfmpeg({ ffmpegPath: plainFile })).toThrow(FfmpegNotFoundError);
-    expect(() => locateFfmpeg({ ffmpegPath: join(dir, 'missing') })).toThrow(/is not an executable file/);
+    expect(() => locateFfmpeg({ ffmpegPath: join(dir, 'missing') })).toThrow(
+      /is not an executable file/,
+    );
     await rm(dir, { recursive: true, force: true });
   });
 

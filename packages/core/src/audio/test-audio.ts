@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runFfmpeg } from '../ffmpeg/spawn.ts';
-import { silentLogger, type Logger } from '../logger.ts';
+import { type Logger, silentLogger } from '../logger.ts';
 
 export type TestAudioFormat = 'mp3' | 'flac' | 'ogg' | 'opus' | 'm4a' | 'wav';
 

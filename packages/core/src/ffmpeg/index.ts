@@ -10,6 +10,6 @@ export {
   FfmpegExitError,
   type FfmpegProcess,
   runFfmpeg,
-  spawnFfmpeg,
   type SpawnFfmpegOptions,
+  spawnFfmpeg,
 } from './spawn.ts';

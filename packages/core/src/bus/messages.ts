@@ -1,0 +1,282 @@
+/**
+ * The bus message catalogue: one zod schema per event payload, command payload, command result
+ * and state value, and the TypeScript types inferred from them. Every receiver validates what it
+ * gets against these tables, and every sender validates what it sends, so a bug in one service
+ * shows up where it is made, in the same way with Redis and in process.
+ *
+ * Units: durations and positions are seconds (fractional), points in time are epoch
+ * milliseconds, `amplify` is a linear gain factor (1 = unchanged). Fields that may be unknown
+ * are `null`, never missing, except where marked optional.
+ */
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const epochMs = z.number().int().nonnegative();
+const seconds = z.number().nonnegative();
+const id = z.number().int().positive();
+const mountName = z.string().startsWith('/');
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+
+export const AMPLIFY_MIN = 0;
+export const AMPLIFY_MAX = 4;
+const amplify = z.number().min(AMPLIFY_MIN).max(AMPLIFY_MAX);
+
+/** Why a track is (or was) on air: a listener's request, rotation, a playlist, a new file. */
+export const trackSourceSchema = z.enum(['request', 'rotation', 'playlist', 'new']);
+export type TrackSource = z.infer<typeof trackSourceSchema>;
+
+export const playbackStateSchema = z.enum(['playing', 'paused', 'stopped']);
+export type PlaybackState = z.infer<typeof playbackStateSchema>;
+
+export const queueItemSchema = z.object({
+  /** The scheduler's id of this request in the queue (what `request.queue` lists). */
+  requestId: z.string().min(1),
+  /** The track in the library; null for a URI that is not in the library. */
+  trackId: id.nullable(),
+  /** Path relative to MUSIC_DIR, or the URI that was pushed. */
+  path: z.string().min(1),
+  title: z.string(),
+  artist: z.string().nullable(),
+  duration: seconds.nullable(),
+  kind: trackSourceSchema,
+});
+export type QueueItem = z.infer<typeof queueItemSchema>;
+
+export const queueSnapshotSchema = z.object({ items: z.array(queueItemSchema) });
+export type QueueSnapshot = z.infer<typeof queueSnapshotSchema>;
+
+export const nowPlayingSchema = z.object({
+  trackId: id.nullable(),
+  requestId: z.string().min(1).nullable(),
+  path: z.string().min(1).nullable(),
+  title: z.string(),
+  artist: z.string().nullable(),
+  album: z.string().nullable(),
+  duration: seconds.nullable(),
+  /** When the track started on air (audio time, not decode time). */
+  startedAt: epochMs,
+  source: trackSourceSchema,
+});
+export type NowPlaying = z.infer<typeof nowPlayingSchema>;
+
+export const playerStateSchema = z.object({
+  state: playbackStateSchema,
+  /** Seconds into the current track; null when stopped. */
+  position: seconds.nullable(),
+  amplify,
+});
+export type PlayerState = z.infer<typeof playerStateSchema>;
+
+export const playerStatusSchema = z.object({
+  state: playbackStateSchema,
+  nowPlaying: nowPlayingSchema.nullable(),
+  position: seconds.nullable(),
+  amplify,
+});
+export type PlayerStatus = z.infer<typeof playerStatusSchema>;
+
+export const mountListenersSchema = z.object({
+  mount: mountName,
+  listeners: count,
+  /** The highest `listeners` since the stream server started. */
+  peak: count,
+});
+export type MountListeners = z.infer<typeof mountListenersSchema>;
+
+export const listenerCountsSchema = z.object({
+  mounts: z.array(mountListenersSchema),
+  total: count,
+});
+export type ListenerCounts = z.infer<typeof listenerCountsSchema>;
+
+export const streamSourceSchema = z.object({
+  mount: mountName,
+  connected: z.boolean(),
+  contentType: z.string().min(1).optional(),
+  /** kbit/s, as the source announced it. */
+  bitrate: z.number().positive().optional(),
+});
+export type StreamSource = z.infer<typeof streamSourceSchema>;
+
+export const libraryChangesSchema = z.object({
+  added: count,
+  updated: count,
+  removed: count,
+  invalid: count,
+  /** The paths (relative to MUSIC_DIR) that changed, when the batch is small enough to list. */
+  paths: z.array(z.string()).optional(),
+});
+export type LibraryChanges = z.infer<typeof libraryChangesSchema>;
+
+export const libraryScanSchema = z.object({
+  scanId: z.string().min(1),
+  state: z.enum(['running', 'done', 'failed']),
+  /** Files looked at so far, out of `total` found. */
+  done: count,
+  total: count,
+  indexed: count,
+  invalid: count,
+  missing: count,
+  startedAt: epochMs,
+  finishedAt: epochMs.nullable(),
+  error: z.string().nullable(),
+});
+export type LibraryScan = z.infer<typeof libraryScanSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Events: published on `radio:events`, received by every subscriber.
+
+export const eventPayloadSchemas = {
+  /** Per-mount listener counts; the stream server publishes on change, at most once a second. */
+  'stream.listeners': listenerCountsSchema,
+  /** A source client connected to or left a mount. */
+  'stream.source': streamSourceSchema,
+  /** A new track went on air. */
+  'player.now-playing': nowPlayingSchema,
+  'player.state': playerStateSchema,
+  /** The whole upcoming queue, after any change. */
+  'queue.changed': queueSnapshotSchema,
+  'library.changed': libraryChangesSchema,
+  /** Progress of a library scan, then its end (`done` or `failed`). */
+  'library.scan': libraryScanSchema,
+} as const;
+
+export type EventType = keyof typeof eventPayloadSchemas;
+export type EventPayloads = { [K in EventType]: z.infer<(typeof eventPayloadSchemas)[K]> };
+export const EVENT_TYPES = Object.keys(eventPayloadSchemas) as EventType[];
+
+// ---------------------------------------------------------------------------------------------
+// Commands: published on `radio:commands`, answered on the requester's reply channel.
+
+const empty = z.object({});
+
+export const commandPayloadSchemas = {
+  /** Start playing: a given track, a playlist, or (with neither) resume the rotation. */
+  'player.play': z
+    .object({ trackId: id.optional(), playlistId: id.optional() })
+    .refine((p) => p.trackId === undefined || p.playlistId === undefined, {
+      message: 'give trackId or playlistId, not both',
+    }),
+  'player.pause': empty,
+  'player.stop': empty,
+  'player.resume': empty,
+  'player.skip': empty,
+  'player.status': empty,
+  /** Queue a library track or a URI (exactly one of the two). */
+  'queue.push': z
+    .object({ trackId: id.optional(), uri: z.string().min(1).optional() })
+    .refine((p) => (p.trackId === undefined) !== (p.uri === undefined), {
+      message: 'give exactly one of trackId and uri',
+    }),
+  'queue.list': empty,
+  'playlist.play': z.object({ playlistId: id, mode: z.enum(['replace', 'append']) }),
+  'amplify.get': empty,
+  'amplify.set': z.object({ value: amplify }),
+  'library.rescan': empty,
+} as const;
+
+export const queuePushResultSchema = z.object({
+  requestId: z.string().min(1),
+  item: queueItemSchema,
+});
+export type QueuePushResult = z.infer<typeof queuePushResultSchema>;
+export const playlistPlayResultSchema = z.object({ queued: count });
+export type PlaylistPlayResult = z.infer<typeof playlistPlayResultSchema>;
+export const amplifyResultSchema = z.object({ amplify });
+export type AmplifyResult = z.infer<typeof amplifyResultSchema>;
+export const libraryRescanResultSchema = z.object({ scanId: z.string().min(1) });
+export type LibraryRescanResult = z.infer<typeof libraryRescanResultSchema>;
+
+export const commandResultSchemas = {
+  'player.play': playerStatusSchema,
+  'player.pause': playerStatusSchema,
+  'player.stop': playerStatusSchema,
+  'player.resume': playerStatusSchema,
+  'player.skip': playerStatusSchema,
+  'player.status': playerStatusSchema,
+  'queue.push': queuePushResultSchema,
+  'queue.list': queueSnapshotSchema,
+  'playlist.play': playlistPlayResultSchema,
+  'amplify.get': amplifyResultSchema,
+  'amplify.set': amplifyResultSchema,
+  'library.rescan': libraryRescanResultSchema,
+} as const satisfies Record<keyof typeof commandPayloadSchemas, z.ZodType>;
+
+export type CommandType = keyof typeof commandPayloadSchemas;
+export type CommandPayloads = { [K in CommandType]: z.infer<(typeof commandPayloadSchemas)[K]> };
+export type CommandResults = { [K in CommandType]: z.infer<(typeof commandResultSchemas)[K]> };
+export const COMMAND_TYPES = Object.keys(commandPayloadSchemas) as CommandType[];
+
+// ---------------------------------------------------------------------------------------------
+// State snapshots: the latest value a newcomer needs, kept under `radio:state:<key>`.
+
+export const stateSchemas = {
+  'now-playing': nowPlayingSchema,
+  'player-state': playerStateSchema,
+  listeners: listenerCountsSchema,
+  queue: queueSnapshotSchema,
+  'library-scan': libraryScanSchema,
+} as const;
+
+export type StateKey = keyof typeof stateSchemas;
+export type StateValues = { [K in StateKey]: z.infer<(typeof stateSchemas)[K]> };
+export const STATE_KEYS = Object.keys(stateSchemas) as StateKey[];
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes
+
+const envelopeFields = {
+  id: z.string().min(1),
+  ts: epochMs,
+};
+
+/** The outer shape of an event before its payload is checked against the table. */
+export const eventEnvelopeSchema = z.object({
+  ...envelopeFields,
+  type: z.string().min(1),
+  payload: z.unknown(),
+});
+
+/** The outer shape of a command before its payload is checked against the table. */
+export const commandEnvelopeSchema = eventEnvelopeSchema.extend({ replyTo: z.string().min(1) });
+
+export const replyErrorSchema = z.object({ code: z.string().min(1), message: z.string() });
+export type ReplyError = z.infer<typeof replyErrorSchema>;
+
+export const replyPayloadSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: replyErrorSchema }),
+]);
+export type ReplyPayload = z.infer<typeof replyPayloadSchema>;
+
+export const replyMessageSchema = z.object({
+  ...envelopeFields,
+  type: z.literal('reply'),
+  inReplyTo: z.string().min(1),
+  payload: replyPayloadSchema,
+});
+export type ReplyMessage = z.infer<typeof replyMessageSchema>;
+
+/** An event as delivered; `type` narrows `payload` in a switch. */
+export type EventMessage<T extends EventType = EventType> = {
+  [K in T]: { type: K; id: string; ts: number; payload: EventPayloads[K] };
+}[T];
+
+/** A command as delivered to its handler; `type` narrows `payload` in a switch. */
+export type CommandMessage<T extends CommandType = CommandType> = {
+  [K in T]: { type: K; id: string; ts: number; replyTo: string; payload: CommandPayloads[K] };
+}[T];
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(eventPayloadSchemas, type);
+}
+
+export function isCommandType(type: string): type is CommandType {
+  return Object.hasOwn(commandPayloadSchemas, type);
+}
+
+export function isStateKey(key: string): key is StateKey {
+  return Object.hasOwn(stateSchemas, key);
+}
