@@ -21,34 +21,10 @@ import {
   type QueueItem,
 } from '../src/bus/index.ts';
 import { RadioError } from '../src/errors.ts';
-import { createLogger, type Logger } from '../src/logger.ts';
+import type { Logger } from '../src/logger.ts';
+import { captureLogger, waitFor } from '../src/testing/index.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function captureLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger({
-    service: 'test',
-    level: 'debug',
-    destination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
-  });
-  return { logger, lines };
-}
-
-/** Polls until `condition` holds; fails with `what` after `timeoutMs`. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** How one implementation is set up: buses that see each other, and raw access to the wire. */
 interface Harness {

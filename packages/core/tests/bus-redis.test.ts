@@ -4,7 +4,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import {
   type Bus,
@@ -13,42 +12,7 @@ import {
   type PlayerState,
   type PlayerStatus,
 } from '../src/bus/index.ts';
-import { createLogger, type Logger } from '../src/logger.ts';
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function captureLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger({
-    service: 'test',
-    level: 'debug',
-    destination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
-  });
-  return { logger, lines };
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { captureLogger, freePort, waitFor } from '../src/testing/index.ts';
 
 /** Starts redis-server in the foreground and resolves once it accepts connections. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -1,16 +1,7 @@
-/**
- * Errors this package raises on purpose. `code` is stable and is what callers and tests
- * compare; the message is for people.
- */
-export class DbError extends Error {
-  readonly code: string;
+import { RadioError } from '@radio/core';
 
-  constructor(code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-}
+/** Errors this package raises on purpose; `code` is what callers and tests compare. */
+export class DbError extends RadioError {}
 
 /** DATABASE_URL cannot be used. The message names the variable and the accepted forms. */
 export class DatabaseUrlError extends DbError {
