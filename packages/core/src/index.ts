@@ -10,3 +10,4 @@ export {
   type LoggerOptions,
   silentLogger,
 } from './logger.ts';
+export { localUrl } from './net.ts';

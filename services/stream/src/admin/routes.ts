@@ -1,0 +1,283 @@
+import { isUtf8 } from 'node:buffer';
+import { checkAdminAuth, checkSourceAuth } from '../auth.ts';
+import { isStreamErrorCode, StreamError } from '../errors.ts';
+import { errorReply, type Reply } from '../http-reply.ts';
+import type { ServerLogs } from '../logs.ts';
+import type { ResolvedOptions } from '../options.ts';
+import type { ListenerSnapshot, MountSnapshot, ServerSnapshot } from '../stats.ts';
+import { adminPage } from './page.ts';
+import {
+  iceResponseXml,
+  listClientsXml,
+  listMountsXml,
+  moveClientsXml,
+  statsXml,
+} from './stats-xml.ts';
+
+/** A request under /admin/, its query and (for POST forms) body parameters merged. */
+export interface AdminRequest {
+  method: string;
+  /** The command: the path after `/admin/` (`stats.xml`, `metadata`, `killclient.xsl` ...). */
+  command: string;
+  params: URLSearchParams;
+  /** The raw query (and form body), for parameters whose bytes matter (`song` with `charset`). */
+  rawQuery: string;
+  authorization: string | undefined;
+  /** `Origin`/`Referer`/`Sec-Fetch-Site` and `Host`, to refuse cross-site form posts. */
+  origin: string | undefined;
+  host: string | undefined;
+  fetchSite: string | undefined;
+}
+
+/** What the admin commands do, provided by the server. */
+export interface AdminActions {
+  readonly options: ResolvedOptions;
+  readonly logs: ServerLogs;
+  snapshot(includeIdle: boolean): ServerSnapshot;
+  /** The mount if it has a source or is in its grace period (what Icecast calls a source). */
+  activeMount(path: string): MountSnapshot | null;
+  listeners(path: string): ListenerSnapshot[];
+  killClient(path: string, id: number): boolean;
+  /** Throws StreamError (no such destination, same mount, other content type). */
+  moveClients(from: string, to: string): number;
+  killSource(path: string): boolean;
+  setMetadata(path: string, title: string, url: string): void;
+  configuration(): [string, string][];
+}
+
+const XML = 'text/xml; charset=utf-8';
+
+function xml(body: string): Reply {
+  return { status: 200, contentType: XML, body, length: true };
+}
+
+/**
+ * Icecast's admin commands. A command with `.xsl` is the HTML form of it in Icecast; here the
+ * HTML is the one admin page, so those do the action and redirect back to it with the result,
+ * which makes the page's forms work without JavaScript.
+ */
+export function handleAdmin(req: AdminRequest, actions: AdminActions): Reply {
+  const { options } = actions;
+  const command = req.command;
+  const base = command.endsWith('.xsl') ? command.slice(0, -4) : command;
+  const html = command.endsWith('.xsl') || command === '' || command === 'index.html';
+
+  const isAdmin = checkAdminAuth(req.authorization, options.adminUser, options.adminPassword);
+  // Title updates also take the source credentials: encoders (Liquidsoap, ffmpeg scripts)
+  // send them with what they use to stream.
+  const mayUpdateMetadata =
+    base === 'metadata' && checkSourceAuth(req.authorization, options.sourcePassword);
+  if (!isAdmin && !mayUpdateMetadata) return errorReply('STREAM_AUTH_REQUIRED');
+  if (req.method === 'POST' && isCrossSite(req)) return errorReply('ADMIN_CROSS_SITE');
+
+  try {
+    switch (base) {
+      case '':
+      case 'index.html':
+      case 'stats':
+      case 'stats.xml':
+        if (html) return page(actions, req.params.get('message'));
+        return statsCommand(req, actions);
+      case 'stats.json':
+        return statsJsonCommand(actions);
+      case 'listmounts':
+        if (req.params.has('mount')) return errorReply('ADMIN_MOUNT_REQUEST_UNKNOWN');
+        if (html) return redirect();
+        return xml(listMountsXml(actions.snapshot(false).mounts.filter((m) => m.state !== 'idle')));
+    }
+    const known = [
+      'listclients',
+      'moveclients',
+      'killclient',
+      'killsource',
+      'metadata',
+      'updatemetadata',
+    ];
+    if (!known.includes(base)) return errorReply('ADMIN_UNKNOWN_COMMAND');
+    const path = req.params.get('mount');
+    if (!path) return errorReply('ADMIN_UNKNOWN_REQUEST');
+    const mount = actions.activeMount(path);
+    if (mount === null) return errorReply('ADMIN_NO_SUCH_SOURCE');
+    const done = (message: string, ok: boolean): Reply =>
+      html ? redirect(message) : xml(iceResponseXml(message, ok));
+
+    switch (base) {
+      case 'listclients':
+        if (html) return redirect();
+        return xml(listClientsXml(path, actions.listeners(path)));
+      case 'updatemetadata':
+        if (html) return redirect();
+        return xml(
+          `<?xml version="1.0"?>\n<icestats><source mount="${escapeAttr(path)}"/></icestats>\n`,
+        );
+      case 'moveclients': {
+        const destination = req.params.get('destination');
+        if (!destination) {
+          if (html) return redirect();
+          const others = actions
+            .snapshot(false)
+            .mounts.filter((m) => m.state !== 'idle' && m.path !== path);
+          return xml(moveClientsXml(path, others));
+        }
+        if (actions.activeMount(destination) === null)
+          return errorReply('ADMIN_NO_SUCH_DESTINATION');
+        if (destination === path) return errorReply('ADMIN_SAME_MOUNT');
+        actions.moveClients(path, destination);
+        return done(`Clients moved from ${path} to ${destination}`, true);
+      }
+      case 'killclient': {
+        const idText = req.params.get('id');
+        if (idText === null) return errorReply('ADMIN_MISSING_PARAMETER');
+        const id = atoi(idText);
+        return actions.killClient(path, id)
+          ? done(`Client ${id} removed`, true)
+          : done(`Client ${id} not found`, false);
+      }
+      case 'killsource':
+        actions.killSource(path);
+        return done('Source Removed', true);
+      default: {
+        // metadata
+        const mode = req.params.get('mode');
+        if (mode === null) return errorReply('ADMIN_MISSING_PARAMETER');
+        if (mode !== 'updinfo') return done('No such action', false);
+        const title = metadataTitle(req);
+        if (title !== null) actions.setMetadata(path, title, decodedParam(req, 'url') ?? '');
+        return done('Metadata update successful', true);
+      }
+    }
+  } catch (error) {
+    if (error instanceof StreamError && isStreamErrorCode(error.code))
+      return errorReply(error.code);
+    throw error;
+  }
+}
+
+function statsCommand(req: AdminRequest, actions: AdminActions): Reply {
+  const only = req.params.get('mount');
+  const snapshot = actions.snapshot(false);
+  if (only !== null && !snapshot.mounts.some((m) => m.path === only && m.state !== 'idle')) {
+    return errorReply('ADMIN_NO_SUCH_SOURCE');
+  }
+  return xml(statsXml(snapshot, only ?? undefined));
+}
+
+/** Our own JSON of everything the page shows (for scripts and the page's live refresh). */
+function statsJsonCommand(actions: AdminActions): Reply {
+  const snapshot = actions.snapshot(true);
+  const body = JSON.stringify({
+    serverId: snapshot.serverId,
+    serverStart: new Date(snapshot.serverStart).toISOString(),
+    listeners: snapshot.listeners,
+    sources: snapshot.sources,
+    counters: { ...snapshot.counters },
+    mounts: snapshot.mounts,
+  });
+  return { status: 200, contentType: 'application/json; charset=utf-8', body, length: true };
+}
+
+function page(actions: AdminActions, message: string | null): Reply {
+  const snapshot = actions.snapshot(true);
+  const listeners = new Map(snapshot.mounts.map((m) => [m.path, actions.listeners(m.path)]));
+  const body = adminPage({
+    snapshot,
+    listeners,
+    config: actions.configuration(),
+    accessLog: actions.logs.recentAccess(),
+    errorLog: actions.logs.recentErrors(),
+    message,
+    now: Date.now(),
+  });
+  return { status: 200, contentType: 'text/html; charset=utf-8', body, length: true };
+}
+
+function redirect(message?: string): Reply {
+  const location = message ? `/admin/?message=${encodeURIComponent(message)}` : '/admin/';
+  return {
+    status: 303,
+    contentType: 'text/plain; charset=utf-8',
+    early: [`Location: ${location}`],
+    body: message ?? '',
+    length: true,
+  };
+}
+
+/** A form post from another site (the browser sends the admin's credentials along). */
+function isCrossSite(req: AdminRequest): boolean {
+  if (req.fetchSite === 'cross-site') return true;
+  if (!req.origin || req.origin === 'null' || !req.host) return req.origin === 'null';
+  try {
+    return new URL(req.origin).host !== req.host;
+  } catch {
+    return true;
+  }
+}
+
+/** C's atoi, as Icecast reads the id: leading digits, 0 otherwise. */
+function atoi(text: string): number {
+  const match = /^\s*([+-]?\d+)/.exec(text);
+  return match ? Number.parseInt(match[1] as string, 10) : 0;
+}
+
+function escapeAttr(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+}
+
+/** The bytes of a parameter, percent-decoded (`+` is a space), or null if absent. */
+export function rawParam(query: string, name: string): Buffer | null {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    let decodedKey: string;
+    try {
+      decodedKey = decodeURIComponent(key.replaceAll('+', ' '));
+    } catch {
+      continue;
+    }
+    if (decodedKey !== name) continue;
+    const value = eq < 0 ? '' : pair.slice(eq + 1).replaceAll('+', ' ');
+    const out: number[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const ch = value.charCodeAt(i);
+      if (ch === 0x25 && /^[0-9a-fA-F]{2}$/.test(value.slice(i + 1, i + 3))) {
+        out.push(Number.parseInt(value.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else if (ch < 0x80) {
+        out.push(ch);
+      } else {
+        out.push(...Buffer.from(value[i] as string, 'utf8'));
+      }
+    }
+    return Buffer.from(out);
+  }
+  return null;
+}
+
+/**
+ * A text parameter in the charset the client named (`charset=UTF-8` from Liquidsoap,
+ * `ISO-8859-1` from old encoders). Without one, valid UTF-8 is UTF-8 and anything else Latin-1:
+ * Icecast takes it as Latin-1 and shows UTF-8 titles garbled.
+ */
+function decodedParam(req: AdminRequest, name: string): string | null {
+  const bytes = rawParam(req.rawQuery, name);
+  if (bytes === null) return null;
+  const charset = req.params.get('charset')?.trim().toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    try {
+      return new TextDecoder(charset).decode(bytes);
+    } catch {
+      // An unknown charset name: fall through to the guess.
+    }
+  }
+  return isUtf8(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
+}
+
+/** `song`, else `artist - title`, else `title`; null when the request sets no title. */
+function metadataTitle(req: AdminRequest): string | null {
+  const song = decodedParam(req, 'song');
+  if (song !== null) return song;
+  const title = decodedParam(req, 'title');
+  if (title === null) return null;
+  const artist = decodedParam(req, 'artist');
+  return artist ? `${artist} - ${title}` : title;
+}

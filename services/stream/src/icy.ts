@@ -1,0 +1,108 @@
+/*
+ * ICY in-band metadata: every `ICY_METAINT` audio bytes a listener that asked for it
+ * (`Icy-MetaData: 1`) gets one length byte N and N*16 bytes of `StreamTitle='...';`, zero
+ * padded. Like Icecast, the title is sent in full when it changed since that listener's last
+ * block and as a single zero byte otherwise. Blocks are built once per title and shared.
+ */
+
+/** Icecast's interval, which players expect from an Icecast server. */
+export const ICY_METAINT = 16000;
+
+/** The block for "no change": a zero length byte. */
+export const EMPTY_META_BLOCK = Buffer.from([0]);
+
+const MAX_BLOCK_BYTES = 255 * 16;
+
+export interface IcyMeta {
+  /** The current title; '' when none was set. */
+  readonly title: string;
+  readonly url: string;
+  /** Length byte + padded text: what goes in the stream. */
+  readonly block: Buffer;
+}
+
+/** Before any title is set: listeners get zero-length blocks. */
+export const NO_META: IcyMeta = { title: '', url: '', block: EMPTY_META_BLOCK };
+
+/**
+ * Builds the block for a title. Text is UTF-8 (what VLC, mpv/ffmpeg and browser players
+ * expect today; Icecast 2.4 re-encodes to Latin-1 and loses what Latin-1 cannot hold). Quotes
+ * are sent as they are, as Icecast does; the text is cut to fit the 4080-byte maximum.
+ */
+export function icyMeta(title: string, url = ''): IcyMeta {
+  let text = `StreamTitle='${title}';${url ? `StreamUrl='${url}';` : ''}`;
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length > MAX_BLOCK_BYTES) {
+    text = `StreamTitle='${truncateUtf8(title, MAX_BLOCK_BYTES - 16)}';`;
+    bytes = Buffer.from(text, 'utf8');
+  }
+  const units = Math.ceil(bytes.length / 16);
+  const block = Buffer.alloc(1 + units * 16);
+  block[0] = units;
+  bytes.copy(block, 1);
+  return { title, url, block };
+}
+
+/** At most `max` bytes of `text` in UTF-8, never cutting a character in two. */
+function truncateUtf8(text: string, max: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  return bytes.toString('utf8', 0, end);
+}
+
+/**
+ * Parses the metadata blocks out of a stream received with `Icy-MetaData: 1` (tests and the
+ * benchmark read streams with it). Keeps its state across calls.
+ */
+export class IcyReader {
+  readonly #metaint: number;
+  #audioLeft: number;
+  #metaLeft = -1;
+  #meta: Buffer[] = [];
+  readonly titles: string[] = [];
+  audioBytes = 0;
+
+  constructor(metaint: number) {
+    this.#metaint = metaint;
+    this.#audioLeft = metaint;
+  }
+
+  /** Feeds received bytes; returns the audio bytes among them (subarrays, in order). */
+  push(data: Buffer): Buffer[] {
+    const audio: Buffer[] = [];
+    let offset = 0;
+    while (offset < data.length) {
+      if (this.#metaLeft < 0 && this.#audioLeft > 0) {
+        const n = Math.min(this.#audioLeft, data.length - offset);
+        audio.push(data.subarray(offset, offset + n));
+        this.audioBytes += n;
+        this.#audioLeft -= n;
+        offset += n;
+      } else if (this.#metaLeft < 0) {
+        this.#metaLeft = (data[offset] as number) * 16;
+        offset += 1;
+        if (this.#metaLeft === 0) this.#endBlock();
+      } else {
+        const n = Math.min(this.#metaLeft, data.length - offset);
+        this.#meta.push(data.subarray(offset, offset + n));
+        this.#metaLeft -= n;
+        offset += n;
+        if (this.#metaLeft === 0) this.#endBlock();
+      }
+    }
+    return audio;
+  }
+
+  #endBlock(): void {
+    if (this.#meta.length > 0) {
+      const text = Buffer.concat(this.#meta).toString('utf8').replace(/\0+$/, '');
+      const match = /StreamTitle='(.*?)';/s.exec(text);
+      if (match) this.titles.push(match[1] as string);
+    }
+    this.#meta = [];
+    this.#metaLeft = -1;
+    this.#audioLeft = this.#metaint;
+  }
+}

@@ -1,0 +1,269 @@
+import { StreamConfigError } from './errors.ts';
+
+export type MountQuality = 'high' | 'low';
+
+/** One mount point. Unconfigured mounts are created when a source pushes to them. */
+export interface MountOptions {
+  /** `/radio.mp3`: starts with `/`. */
+  path: string;
+  /** `audio/mpeg`, `audio/aac` ... (what a source that sends none is taken to send). */
+  contentType: string;
+  /** Nominal kbit/s: `icy-br`, stats, the silence bitrate. */
+  bitrate?: number;
+  quality?: MountQuality;
+  /**
+   * `icy-name` and the other stream details. As in Icecast's mount configuration, a value set
+   * here wins over what the source sends (`ice-name` ...); unset, the source's is used.
+   */
+  name?: string;
+  description?: string;
+  genre?: string;
+  url?: string;
+  /** `icy-pub`: listed in directories. */
+  public?: boolean;
+  /** Listener limit of this mount (overrides `maxListenersPerMount`). */
+  maxListeners?: number;
+  /** Where listeners go when the source leaves (Icecast's `fallback-mount`). */
+  fallbackMount?: string;
+  /** Listeners on the fallback come back when the source returns (`fallback-override`). */
+  fallbackOverride?: boolean;
+}
+
+export interface StreamServerOptions {
+  /** Address to listen on (default 0.0.0.0). */
+  host?: string;
+  /** Port (default 8000; 0 picks a free one). */
+  port?: number;
+  /** The base URL listeners use (`listenurl` in stats, playlists); derived from host/port when unset. */
+  publicUrl?: string;
+  /** Default: `/radio.mp3`, `/radio.aac`, `/radio-low.mp3`. */
+  mounts?: MountOptions[];
+  /** Bytes a new listener gets at once (default 64 KiB). 0 disables the burst. */
+  burstSize?: number;
+  /** A listener further behind than this is dropped as slow (default 512 KiB). */
+  queueLimit?: number;
+  /** How long listeners stay with silence after their source left (default 10 s). */
+  sourceGraceMs?: number;
+  /** A source that sends nothing for this long is disconnected (default 10 s). */
+  sourceTimeoutMs?: number;
+  /** A listener whose peer accepts no data for this long is dropped (default 10 s). */
+  stallTimeoutMs?: number;
+  /** How often listeners are checked for stalls and kernel queues (default 2 s). */
+  sweepIntervalMs?: number;
+  /** Time to send a complete request head (default 15 s, Icecast's header-timeout). */
+  headerTimeoutMs?: number;
+  /** Audio per chunk handed to listeners (default 250 ms). */
+  chunkMs?: number;
+  /** Listeners of all mounts together (default: no limit). */
+  maxListeners?: number;
+  /** Listeners per mount unless the mount sets its own (default: no limit). */
+  maxListenersPerMount?: number;
+  /** Sources at once (default 32). */
+  maxSources?: number;
+  /** Pending connection queue of the listening socket (default 1024). */
+  listenBacklog?: number;
+  adminUser: string;
+  adminPassword: string;
+  sourcePassword: string;
+  /** Access and error logs go to `<dataDir>/logs/`; in memory only when unset. */
+  dataDir?: string;
+  /** `Server` header and `server_id` (default `Icecast 2.4.4`, which clients recognise). */
+  serverId?: string;
+  /** `<host>` in stats (default: the host of the public URL). */
+  hostname?: string;
+  /** `<location>` and `<admin>` in stats. */
+  location?: string;
+  adminEmail?: string;
+  /** The service configuration shown on the admin page (secrets already masked). */
+  runningConfig?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * The station's three mounts. Names and descriptions come from the encoders (their `ice-*`
+ * headers), so they are not fixed here.
+ */
+export const DEFAULT_MOUNTS: readonly MountOptions[] = [
+  {
+    path: '/radio.mp3',
+    contentType: 'audio/mpeg',
+    bitrate: 128,
+    quality: 'high',
+  },
+  {
+    path: '/radio.aac',
+    contentType: 'audio/aac',
+    bitrate: 96,
+    quality: 'high',
+  },
+  {
+    path: '/radio-low.mp3',
+    contentType: 'audio/mpeg',
+    bitrate: 64,
+    quality: 'low',
+  },
+];
+
+/** A mount's settings with every default applied. */
+export interface MountConfig {
+  path: string;
+  contentType: string;
+  bitrate: number | null;
+  quality: MountQuality | null;
+  name: string | null;
+  description: string | null;
+  genre: string | null;
+  url: string | null;
+  public: boolean | null;
+  maxListeners: number | null;
+  fallbackMount: string | null;
+  fallbackOverride: boolean;
+  /** From the options (false: created by a source on an unconfigured mount). */
+  configured: boolean;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  publicUrl: string | null;
+  mounts: MountConfig[];
+  burstSize: number;
+  queueLimit: number;
+  sourceGraceMs: number;
+  sourceTimeoutMs: number;
+  stallTimeoutMs: number;
+  sweepIntervalMs: number;
+  headerTimeoutMs: number;
+  chunkMs: number;
+  maxListeners: number | null;
+  maxListenersPerMount: number | null;
+  maxSources: number;
+  listenBacklog: number;
+  adminUser: string;
+  adminPassword: string;
+  sourcePassword: string;
+  dataDir: string | null;
+  serverId: string;
+  hostname: string | null;
+  location: string;
+  adminEmail: string;
+  runningConfig: Record<string, string | number | boolean | null> | null;
+}
+
+/** A mount path a source or listener may use: `/` then printable characters, no `..`. */
+export function isValidMountPath(path: string): boolean {
+  return (
+    /^\/[^\s?#\\]{1,200}$/.test(path) &&
+    !path.split('/').includes('..') &&
+    path !== '/admin' &&
+    !path.startsWith('/admin/')
+  );
+}
+
+function integer(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new StreamConfigError(
+      `${name} must be an integer from ${min} to ${max}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function optionalLimit(name: string, value: unknown): number | null {
+  return value === undefined ? null : integer(name, value, 0, 0, 1_000_000);
+}
+
+function text(name: string, value: unknown, fallback: string | null): string | null {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string') throw new StreamConfigError(`${name} must be a string`);
+  return value;
+}
+
+function secret(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new StreamConfigError(`${name} is required`);
+  }
+  return value;
+}
+
+export function resolveMount(mount: MountOptions, index: number): MountConfig {
+  const where = `mounts[${index}]`;
+  if (typeof mount?.path !== 'string' || !isValidMountPath(mount.path)) {
+    throw new StreamConfigError(`${where}.path must be a mount path like /radio.mp3`);
+  }
+  if (typeof mount.contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+/.test(mount.contentType)) {
+    throw new StreamConfigError(`${where}.contentType must be a MIME type like audio/mpeg`);
+  }
+  if (mount.fallbackMount !== undefined && !isValidMountPath(mount.fallbackMount)) {
+    throw new StreamConfigError(`${where}.fallbackMount must be a mount path`);
+  }
+  if (mount.quality !== undefined && mount.quality !== 'high' && mount.quality !== 'low') {
+    throw new StreamConfigError(`${where}.quality must be "high" or "low"`);
+  }
+  return {
+    path: mount.path,
+    contentType: mount.contentType,
+    bitrate:
+      mount.bitrate === undefined ? null : integer(`${where}.bitrate`, mount.bitrate, 0, 1, 10_000),
+    quality: mount.quality ?? null,
+    name: text(`${where}.name`, mount.name, null),
+    description: text(`${where}.description`, mount.description, null),
+    genre: text(`${where}.genre`, mount.genre, null),
+    url: text(`${where}.url`, mount.url, null),
+    public: mount.public ?? null,
+    maxListeners: optionalLimit(`${where}.maxListeners`, mount.maxListeners),
+    fallbackMount: mount.fallbackMount ?? null,
+    fallbackOverride: mount.fallbackOverride ?? true,
+    configured: true,
+  };
+}
+
+/** Checks the options and applies the defaults; throws StreamConfigError naming the bad one. */
+export function resolveOptions(options: StreamServerOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new StreamConfigError('createStreamServer: options are required');
+  }
+  const mounts = (options.mounts ?? DEFAULT_MOUNTS).map(resolveMount);
+  const paths = new Set<string>();
+  for (const mount of mounts) {
+    if (paths.has(mount.path))
+      throw new StreamConfigError(`mount ${mount.path} is configured twice`);
+    paths.add(mount.path);
+  }
+  for (const mount of mounts) {
+    if (mount.fallbackMount === mount.path) {
+      throw new StreamConfigError(`mount ${mount.path} cannot be its own fallback`);
+    }
+  }
+  if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) {
+    throw new StreamConfigError('publicUrl must be an http(s):// URL');
+  }
+  const headerTimeoutMs = integer('headerTimeoutMs', options.headerTimeoutMs, 15_000, 100, 600_000);
+  return {
+    host: text('host', options.host, '0.0.0.0') as string,
+    port: integer('port', options.port, 8000, 0, 65535),
+    publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? null,
+    mounts,
+    burstSize: integer('burstSize', options.burstSize, 65536, 0, 16 * 1024 * 1024),
+    queueLimit: integer('queueLimit', options.queueLimit, 524288, 4096, 256 * 1024 * 1024),
+    sourceGraceMs: integer('sourceGraceMs', options.sourceGraceMs, 10_000, 0, 3_600_000),
+    sourceTimeoutMs: integer('sourceTimeoutMs', options.sourceTimeoutMs, 10_000, 100, 3_600_000),
+    stallTimeoutMs: integer('stallTimeoutMs', options.stallTimeoutMs, 10_000, 100, 3_600_000),
+    sweepIntervalMs: integer('sweepIntervalMs', options.sweepIntervalMs, 2000, 50, 600_000),
+    headerTimeoutMs,
+    chunkMs: integer('chunkMs', options.chunkMs, 250, 10, 2000),
+    maxListeners: optionalLimit('maxListeners', options.maxListeners),
+    maxListenersPerMount: optionalLimit('maxListenersPerMount', options.maxListenersPerMount),
+    maxSources: integer('maxSources', options.maxSources, 32, 0, 10_000),
+    listenBacklog: integer('listenBacklog', options.listenBacklog, 1024, 1, 65535),
+    adminUser: secret('adminUser', options.adminUser),
+    adminPassword: secret('adminPassword', options.adminPassword),
+    sourcePassword: secret('sourcePassword', options.sourcePassword),
+    dataDir: text('dataDir', options.dataDir, null),
+    serverId: text('serverId', options.serverId, 'Icecast 2.4.4') as string,
+    hostname: text('hostname', options.hostname, null),
+    location: text('location', options.location, 'Earth') as string,
+    adminEmail: text('adminEmail', options.adminEmail, 'admin@localhost') as string,
+    runningConfig: options.runningConfig ?? null,
+  };
+}

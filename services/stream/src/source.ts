@@ -1,0 +1,219 @@
+import { isUtf8 } from 'node:buffer';
+import type { Socket } from 'node:net';
+import { componentLogger, type Logger } from '@radio/core';
+import { checkSourceAuth } from './auth.ts';
+import { ChunkedDecoder } from './chunked-decoder.ts';
+import { StreamError } from './errors.ts';
+import { ChunkAssembler, FrameSplitter } from './formats/frame-splitter.ts';
+import { formatOf } from './formats/index.ts';
+import type { Mount } from './mount.ts';
+import { isValidMountPath, type ResolvedOptions } from './options.ts';
+import type { RequestHead } from './request-head.ts';
+
+/** The `ice-*` (or older `icy-*`) headers a source describes its stream with. */
+export interface IceHeaders {
+  name: string | null;
+  description: string | null;
+  genre: string | null;
+  url: string | null;
+  public: boolean | null;
+  audioInfo: string | null;
+  bitrate: number | null;
+}
+
+/** What a source needs from the server. */
+export interface SourceContext {
+  readonly options: ResolvedOptions;
+  /** The service's root logger (each source gets a component logger of its own). */
+  readonly rootLog: Logger;
+  nextId(): number;
+  sourceCount(): number;
+  /** The mount for a path, created for an unconfigured one; null if none may be created. */
+  mountForSource(path: string, contentType: string): Mount | null;
+  sourceClosed(source: Source, mount: Mount): void;
+}
+
+/** Header text arrives as bytes; UTF-8 when it is valid UTF-8, else Latin-1 as Icecast reads it. */
+export function headerText(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
+}
+
+function readIceHeaders(headers: Map<string, string>): IceHeaders {
+  const get = (...names: string[]): string | undefined => {
+    for (const name of names) {
+      const value = headers.get(name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  const pub = get('ice-public', 'icy-pub');
+  const audioInfo = get('ice-audio-info');
+  const bitrateText =
+    get('ice-bitrate', 'icy-br') ?? /(?:^|;)\s*(?:ice-)?bitrate=(\d+)/.exec(audioInfo ?? '')?.[1];
+  const bitrate = bitrateText === undefined ? Number.NaN : Number.parseInt(bitrateText, 10);
+  return {
+    name: headerText(get('ice-name', 'icy-name')),
+    description: headerText(get('ice-description', 'icy-description')),
+    genre: headerText(get('ice-genre', 'icy-genre')),
+    url: headerText(get('ice-url', 'icy-url')),
+    public: pub === undefined ? null : pub.trim() === '1' || pub.trim().toLowerCase() === 'true',
+    audioInfo: audioInfo ?? null,
+    bitrate: Number.isFinite(bitrate) && bitrate > 0 && bitrate < 100_000 ? bitrate : null,
+  };
+}
+
+/**
+ * One source connection: ffmpeg, Liquidsoap, butt ... pushing to a mount with PUT or SOURCE.
+ * Its body is cut into whole frames and gathered into chunks for the mount. A source that
+ * sends nothing for `sourceTimeoutMs` is disconnected (Icecast's source-timeout).
+ */
+export class Source {
+  readonly id: number;
+  readonly socket: Socket;
+  readonly mount: Mount;
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly contentType: string;
+  readonly ice: IceHeaders;
+  readonly connectedAt = Date.now();
+  readonly requestLine: string;
+  bytesRead = 0;
+  #splitter: FrameSplitter;
+  #assembler: ChunkAssembler;
+  #template: Buffer | null = null;
+  #closed = false;
+
+  constructor(init: {
+    id: number;
+    socket: Socket;
+    mount: Mount;
+    contentType: string;
+    head: RequestHead;
+    chunkMs: number;
+  }) {
+    this.id = init.id;
+    this.socket = init.socket;
+    this.mount = init.mount;
+    this.ip = init.socket.remoteAddress ?? '-';
+    this.userAgent = init.head.headers.get('user-agent') ?? '';
+    this.contentType = init.contentType;
+    this.ice = readIceHeaders(init.head.headers);
+    this.requestLine = `${init.head.method} ${init.head.target} ${init.head.version}`;
+    this.#splitter = new FrameSplitter(formatOf(init.contentType));
+    this.#assembler = new ChunkAssembler(init.chunkMs, 4096);
+  }
+
+  /** The bitrate the source announced (`ice-bitrate`, `ice-audio-info`), if any. */
+  get announcedBitrate(): number | null {
+    return this.ice.bitrate;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Feeds bytes of the body (the first ones came with the head). */
+  ingest(data: Buffer): void {
+    this.bytesRead += data.length;
+    this.#splitter.push(data, this.#onFrames);
+  }
+
+  /** Ends the stream: what is gathered goes out, then the mount starts its grace period. */
+  finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const rest = this.#assembler.flush();
+    if (rest) this.mount.appendAudio(rest);
+    this.mount.detachSource(this);
+  }
+
+  kill(): void {
+    this.socket.destroy();
+  }
+
+  readonly #onFrames = (frames: Buffer, samples: number): void => {
+    const header = this.#splitter.header;
+    const template = this.#splitter.template;
+    if (header && template && template !== this.#template) {
+      this.#template = template;
+      this.mount.sourceFormat(header, template);
+    }
+    const chunk = this.#assembler.add(frames, samples, header?.sampleRate ?? 0);
+    if (chunk) this.mount.appendAudio(chunk);
+  };
+}
+
+/**
+ * Checks a source request as Icecast does, in its order: credentials (401), the mount (403
+ * "Mountpoint in use" when another source has it), the content type. Throws StreamError with
+ * the refusal; on success the caller answers 200 and starts the source.
+ */
+export function admitSource(ctx: SourceContext, socket: Socket, head: RequestHead): Source {
+  const options = ctx.options;
+  if (!checkSourceAuth(head.headers.get('authorization'), options.sourcePassword)) {
+    throw new StreamError('STREAM_AUTH_REQUIRED');
+  }
+  if (!isValidMountPath(head.path)) throw new StreamError('STREAM_BAD_MOUNT');
+  if (ctx.sourceCount() >= options.maxSources) throw new StreamError('STREAM_SOURCE_LIMIT');
+  const configured = options.mounts.find((mount) => mount.path === head.path);
+  const contentType = head.headers.get('content-type') ?? configured?.contentType;
+  if (!contentType) throw new StreamError('STREAM_NO_CONTENT_TYPE');
+  const mount = ctx.mountForSource(head.path, contentType);
+  if (mount === null) throw new StreamError('STREAM_BAD_MOUNT');
+  if (mount.source !== null) throw new StreamError('STREAM_MOUNT_IN_USE');
+  return new Source({
+    id: ctx.nextId(),
+    socket,
+    mount,
+    contentType,
+    head,
+    chunkMs: options.chunkMs,
+  });
+}
+
+/**
+ * Answers an admitted source and streams its body into the mount. PUT with `Expect:
+ * 100-continue` (ffmpeg) gets the interim response first, as Icecast sends it.
+ */
+export function runSource(ctx: SourceContext, source: Source, head: RequestHead): void {
+  const socket = source.socket;
+  const expect = head.headers.get('expect')?.toLowerCase().includes('100-continue') === true;
+  socket.write(
+    expect
+      ? 'HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\nHTTP/1.0 200 OK\r\n\r\n'
+      : 'HTTP/1.0 200 OK\r\n\r\n',
+  );
+  source.mount.attachSource(source);
+  const log = componentLogger(ctx.rootLog, 'source', {
+    mount: source.mount.path,
+    sourceId: source.id,
+  });
+  socket.setNoDelay(true);
+  socket.setTimeout(ctx.options.sourceTimeoutMs);
+  socket.on('timeout', () => {
+    log.warn({ timeoutMs: ctx.options.sourceTimeoutMs }, 'source sent no data: disconnecting');
+    socket.destroy();
+  });
+  const chunked = head.headers.get('transfer-encoding')?.toLowerCase().includes('chunked') === true;
+  const decoder = chunked ? new ChunkedDecoder() : null;
+  const ingest = (data: Buffer): void => {
+    if (decoder === null) {
+      source.ingest(data);
+    } else if (!decoder.push(data, (payload) => source.ingest(payload)) || decoder.done) {
+      if (!decoder.done) log.warn('malformed chunked body: disconnecting the source');
+      socket.destroy();
+    }
+  };
+  socket.on('data', ingest);
+  // The server allows half-open sockets (for node:http); a source that ends its stream is done.
+  socket.on('end', () => socket.destroy());
+  socket.on('error', (error) => log.debug({ err: error }, 'source socket error'));
+  socket.once('close', () => {
+    source.finish();
+    ctx.sourceClosed(source, source.mount);
+  });
+  if (head.rest.length > 0) ingest(head.rest);
+  socket.resume();
+}

@@ -1,0 +1,141 @@
+import type { Bus, ListenerCounts, Logger } from '@radio/core';
+
+/*
+ * What the status documents are built from. Mounts and the server fill these plain snapshots;
+ * stats.xml, status-json.xsl, the admin page and the bus read them and never touch a mount.
+ */
+
+export type MountState = 'live' | 'grace' | 'idle';
+
+export interface MountSnapshot {
+  path: string;
+  state: MountState;
+  configured: boolean;
+  contentType: string;
+  listeners: number;
+  peak: number;
+  slowListeners: number;
+  maxListeners: number | null;
+  name: string | null;
+  description: string | null;
+  genre: string | null;
+  url: string | null;
+  public: boolean | null;
+  quality: string | null;
+  audioInfo: string | null;
+  bitrate: number | null;
+  channels: number | null;
+  sampleRate: number | null;
+  /** null until a title is set. */
+  title: string | null;
+  sourceIp: string | null;
+  userAgent: string | null;
+  /** When the current stream started (epoch ms): the first source after the mount was idle. */
+  streamStart: number | null;
+  /** When the current source connected (epoch ms). */
+  sourceConnectedAt: number | null;
+  graceEndsAt: number | null;
+  totalBytesRead: number;
+  totalBytesSent: number;
+  fallback: string | null;
+  listenUrl: string;
+}
+
+export interface ListenerSnapshot {
+  id: number;
+  mount: string;
+  ip: string;
+  userAgent: string;
+  connectedAt: number;
+  bytesSent: number;
+  icy: boolean;
+}
+
+/** Icecast's global counters (all totals since start, except `clients`). */
+export class ServerCounters {
+  /** Accepted TCP connections. */
+  connections = 0;
+  /** Requests parsed (listeners, sources, admin, status ...). */
+  clientConnections = 0;
+  listenerConnections = 0;
+  sourceClientConnections = 0;
+  fileConnections = 0;
+  /** Connections open now. */
+  clients = 0;
+  /** Listeners dropped for falling behind or not reading, all mounts. */
+  slowListeners = 0;
+}
+
+export interface ServerSnapshot {
+  serverId: string;
+  admin: string;
+  host: string;
+  location: string;
+  serverStart: number;
+  counters: ServerCounters;
+  listeners: number;
+  sources: number;
+  mounts: MountSnapshot[];
+}
+
+/**
+ * Publishes listener counts on the bus when they change, at most once a second: the first
+ * change goes out at once, later ones within the second are folded into one trailing update.
+ * The same payload is kept in the `listeners` state key for services that start later.
+ */
+export class ListenerCountPublisher {
+  readonly #bus: Bus | null;
+  readonly #log: Logger;
+  readonly #read: () => ListenerCounts;
+  #lastAt = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #lastPayload = '';
+  #closed = false;
+
+  constructor(bus: Bus | null, log: Logger, read: () => ListenerCounts) {
+    this.#bus = bus;
+    this.#log = log;
+    this.#read = read;
+  }
+
+  changed(): void {
+    if (this.#bus === null || this.#closed || this.#timer !== null) return;
+    const wait = this.#lastAt + 1000 - Date.now();
+    if (wait <= 0) {
+      this.#publish();
+    } else {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        this.#publish();
+      }, wait);
+      this.#timer.unref();
+    }
+  }
+
+  /** Publishes the current counts now (at start, so the state key is never stale). */
+  publishNow(): void {
+    if (this.#bus !== null && !this.#closed) this.#publish();
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #publish(): void {
+    const bus = this.#bus;
+    if (bus === null) return;
+    const payload = this.#read();
+    const text = JSON.stringify(payload);
+    if (text === this.#lastPayload) return;
+    this.#lastPayload = text;
+    this.#lastAt = Date.now();
+    bus.publish('stream.listeners', payload).catch((error: unknown) => {
+      this.#log.warn({ err: error }, 'cannot publish listener counts');
+    });
+    bus.setState('listeners', payload).catch((error: unknown) => {
+      this.#log.warn({ err: error }, 'cannot store listener counts');
+    });
+  }
+}
