@@ -1,0 +1,498 @@
+// `pnpm --filter @radio/scheduler bench:playout [--seconds 60] [--server icecast|stream]
+//  [--skips 3] [--track-seconds 25]`
+//
+// The scheduler (as its container runs it: `node src/main.ts`) and Liquidsoap 2.1.3 side by
+// side, both playing the same folder into the same stream server with the same three outputs,
+// measured over the same window: CPU of each process tree (from /proc, children included),
+// memory (RSS summed over the tree, and PSS, which counts shared library pages once), bytes
+// each mount delivered to a listener against its nominal bitrate, and skip latency (control
+// command to the next track's audio at a fresh listener).
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
+import { generateTrack } from '@radio/core/test-audio';
+import { createStreamServer, type StreamServer } from '@radio/stream';
+import { freePort, RealIcecast } from '../tests/helpers/icecast.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    server: { type: 'string', default: 'icecast' },
+    skips: { type: 'string', default: '3' },
+    'track-seconds': { type: 'string', default: '25' },
+  },
+});
+const WINDOW_S = Number(args.seconds);
+const SKIPS = Number(args.skips);
+const TRACK_S = Number(args['track-seconds']);
+const SOURCE_PASSWORD = 'bench-source';
+const ADMIN = { user: 'admin', password: 'bench-admin' };
+const ffmpegPath = locateFfmpeg().path;
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const FREQUENCIES = [300, 370, 450, 540, 650, 780];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+interface System {
+  name: string;
+  pid: number;
+  child: ChildProcess;
+  mounts: { label: string; path: string; kbps: number }[];
+  controlPort: number;
+  skipCommand: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// /proc accounting
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime: its own CPU and that of its reaped children. */
+  ticks: number;
+}
+
+async function allStats(): Promise<Map<number, ProcStat>> {
+  const stats = new Map<number, ProcStat>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = await readFile(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const n = (i: number) => Number(fields[i]);
+      stats.set(Number(name), {
+        pid: Number(name),
+        ppid: n(1),
+        ticks: n(11) + n(12) + n(13) + n(14),
+      });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return stats;
+}
+
+function tree(stats: Map<number, ProcStat>, root: number): number[] {
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    for (const stat of stats.values()) if (stat.ppid === pids[i]) pids.push(stat.pid);
+  }
+  return pids.filter((pid) => stats.has(pid));
+}
+
+/** CPU seconds of the tree so far (live processes plus what reaped children left in cutime). */
+function treeCpu(stats: Map<number, ProcStat>, root: number): number {
+  return tree(stats, root).reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0) / CLK_TCK;
+}
+
+async function treeMemory(root: number): Promise<{ rss: number; pss: number; processes: number }> {
+  const pids = tree(await allStats(), root);
+  let rss = 0;
+  let pss = 0;
+  for (const pid of pids) {
+    const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    rss += Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+    pss += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+  }
+  return { rss: rss / 1024, pss: pss / 1024, processes: pids.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listeners
+
+interface Counter {
+  bytes: number;
+  close(): void;
+}
+
+function countBytes(url: string): Counter {
+  const counter: Counter = { bytes: 0, close: () => req.destroy() };
+  const req = get(url, { agent: false }, (res) => {
+    res.on('data', (chunk: Buffer) => {
+      counter.bytes += chunk.length;
+    });
+    res.on('error', () => {});
+  });
+  req.on('error', () => {});
+  return counter;
+}
+
+function telnet(port: number, line: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${line}\n`));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      if (text.includes('END\r\n')) socket.end();
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', () => resolve(text));
+    setTimeout(() => socket.destroy(), 3000);
+  });
+}
+
+/** Frequency (Hz) of the left channel in each 50 ms window, from zero crossings. */
+function windowFrequencies(pcm: Int16Array): number[] {
+  const size = 2205;
+  const out: number[] = [];
+  for (let start = 0; start + size <= pcm.length / 2; start += size) {
+    let crossings = 0;
+    let peak = 0;
+    for (let i = start + 1; i < start + size; i++) {
+      const a = pcm[(i - 1) * 2] as number;
+      const b = pcm[i * 2] as number;
+      if ((a < 0 && b >= 0) || (a >= 0 && b < 0)) crossings++;
+      peak = Math.max(peak, Math.abs(b));
+    }
+    out.push(peak < 500 ? 0 : crossings / 2 / (size / 44_100));
+  }
+  return out;
+}
+
+/**
+ * Sends the skip, then listens like a new listener on the 128k MP3 mount and finds when the
+ * next track's audio arrived (the new tone's first window), in ms after the command.
+ */
+async function skipLatency(
+  system: System,
+  mount: string,
+  dir: string,
+  n: number,
+): Promise<number | null> {
+  const arrivals: { offset: number; at: number }[] = [];
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const sentAt = performance.now();
+  await telnet(system.controlPort, system.skipCommand);
+  await new Promise<void>((resolve) => {
+    const req = get(mount, { agent: false }, (res) => {
+      res.on('data', (chunk: Buffer) => {
+        arrivals.push({ offset: size, at: performance.now() - sentAt });
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', () => resolve());
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 4000);
+  });
+  const input = join(dir, `skip-${system.name.replace(/\W/g, '')}-${n}.mp3`);
+  const output = `${input}.pcm`;
+  await writeFile(input, Buffer.concat(chunks));
+  await runFfmpeg(
+    ['-loglevel', 'error', '-y', '-i', input, '-f', 's16le', '-ac', '2', '-ar', '44100', output],
+    {
+      ffmpegPath,
+      logger: silentLogger(),
+      name: 'bench decode',
+    },
+  );
+  const pcm = await readFile(output);
+  const freqs = windowFrequencies(
+    new Int16Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 2)),
+  );
+  const last = freqs.at(-2) ?? 0;
+  const near = (f: number) => Math.abs(f - last) / last < 0.05;
+  // The new track: the window after the last one that was not the final tone.
+  let first = -1;
+  for (let i = freqs.length - 2; i >= 0; i--) {
+    if (!near(freqs[i] as number)) break;
+    first = i;
+  }
+  if (first <= 0) return null; // the capture held only one tone: no switch seen
+  const byte = ((first * 2205) / 44_100) * 16_000; // 128 kbit/s CBR
+  const arrival =
+    arrivals.find((_arrival, i) => (arrivals[i + 1]?.offset ?? Number.POSITIVE_INFINITY) > byte) ??
+    arrivals.at(-1);
+  return arrival ? arrival.at : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function waitForMounts(base: string, paths: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const path of paths) {
+    for (;;) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const req = get(`${base}${path}`, { agent: false }, (res) => {
+          res.destroy();
+          resolve(res.statusCode === 200);
+        });
+        req.on('error', () => resolve(false));
+      });
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`${path} never came up`);
+      await sleep(250);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-playout-'));
+  await chmod(dir, 0o755);
+  const music = join(dir, 'music');
+  const cleanups: (() => Promise<void>)[] = [async () => rm(dir, { recursive: true, force: true })];
+  const cleanup = async () => {
+    for (const job of cleanups.splice(0).reverse()) await job().catch(() => {});
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    log(`generating ${FREQUENCIES.length} tracks of ${TRACK_S} s ...`);
+    for (const [i, frequency] of FREQUENCIES.entries()) {
+      const format = i % 2 === 0 ? 'mp3' : 'flac';
+      await generateTrack(
+        join(music, `${String(i + 1).padStart(2, '0')} - Tone ${frequency}.${format}`),
+        {
+          format,
+          durationSeconds: TRACK_S,
+          frequency,
+          tags: { title: `Tone ${frequency}`, artist: 'Bench' },
+        },
+        { ffmpegPath },
+      );
+    }
+    execFileSync('chmod', ['-R', 'a+rX', dir]);
+
+    let base: string;
+    let serverName: string;
+    let icecast: RealIcecast | null = null;
+    let stream: StreamServer | null = null;
+    if (args.server === 'icecast') {
+      icecast = await RealIcecast.start({
+        sourcePassword: SOURCE_PASSWORD,
+        adminUser: ADMIN.user,
+        adminPassword: ADMIN.password,
+      });
+    }
+    if (icecast) {
+      base = icecast.url;
+      serverName = 'Icecast 2.4.4';
+      cleanups.push(() => (icecast as RealIcecast).stop());
+    } else {
+      stream = await createStreamServer(
+        {
+          host: '127.0.0.1',
+          port: 0,
+          adminUser: ADMIN.user,
+          adminPassword: ADMIN.password,
+          sourcePassword: SOURCE_PASSWORD,
+        },
+        { logger: silentLogger() },
+      );
+      base = stream.url;
+      serverName = '@radio/stream';
+      cleanups.push(() => (stream as StreamServer).close());
+    }
+    const port = Number(new URL(base).port);
+
+    // The scheduler as its container runs it.
+    const ourControl = await freePort();
+    const ours = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../src/main.ts', import.meta.url))],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          MUSIC_DIR: music,
+          DATA_DIR: join(dir, 'data'),
+          DATABASE_URL: `sqlite:${join(dir, 'data', 'radio.db')}`,
+          STREAM_URL: base,
+          SOURCE_PASSWORD,
+          ADMIN_PASSWORD: ADMIN.password,
+          CONTROL_HOST: '127.0.0.1',
+          CONTROL_PORT: String(ourControl),
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    cleanups.push(async () => {
+      ours.kill('SIGTERM');
+      await new Promise((resolve) => ours.once('exit', resolve));
+    });
+
+    // Liquidsoap, as in the reference captures (shared/reference/README.md).
+    const lsControl = await freePort();
+    const script = join(dir, 'radio.liq');
+    const out = (encoder: string, id: string, mount: string, extra = '') =>
+      `output.icecast(${encoder}, id="${id}", host="127.0.0.1", port=${port}, password="${SOURCE_PASSWORD}", mount="${mount}"${extra}, radio)`;
+    await writeFile(
+      script,
+      [
+        'settings.log.stdout.set(false)',
+        'settings.log.file.set(false)',
+        'settings.server.telnet.set(true)',
+        'settings.server.telnet.bind_addr.set("127.0.0.1")',
+        `settings.server.telnet.port.set(${lsControl})`,
+        'amp = interactive.float("amplify", 1.0)',
+        'queue = request.queue(id="request")',
+        `pl = playlist(id="playlist", reload_mode="watch", "${music}")`,
+        'radio = fallback(id="radio", [queue, pl])',
+        'radio = mksafe(amplify(amp, radio))',
+        out('%mp3(bitrate=128)', 'ls_mp3', '/ls/radio.mp3'),
+        out(
+          '%ffmpeg(format="adts", %audio(codec="aac", b="96k"))',
+          'ls_aac',
+          '/ls/radio.aac',
+          ', format="audio/aac"',
+        ),
+        out('%mp3(bitrate=64)', 'ls_low', '/ls/radio-low.mp3'),
+        '',
+      ].join('\n'),
+    );
+    await chmod(script, 0o644);
+    const liquidsoap = spawn(
+      'setpriv',
+      ['--reuid=liquidsoap', '--regid=liquidsoap', '--clear-groups', 'liquidsoap', script],
+      { stdio: 'ignore' },
+    );
+    cleanups.push(async () => {
+      liquidsoap.kill('SIGTERM');
+      await new Promise((resolve) => liquidsoap.once('exit', resolve));
+    });
+
+    const systems: System[] = [
+      {
+        name: 'Liquidsoap 2.1.3',
+        pid: liquidsoap.pid as number,
+        child: liquidsoap,
+        controlPort: lsControl,
+        skipCommand: 'playlist.skip',
+        mounts: [
+          { label: 'MP3 128k', path: '/ls/radio.mp3', kbps: 128 },
+          { label: 'AAC 96k', path: '/ls/radio.aac', kbps: 96 },
+          { label: 'MP3 64k', path: '/ls/radio-low.mp3', kbps: 64 },
+        ],
+      },
+      {
+        name: 'scheduler',
+        pid: ours.pid as number,
+        child: ours,
+        controlPort: ourControl,
+        skipCommand: 'request.skip',
+        mounts: [
+          { label: 'MP3 128k', path: '/radio.mp3', kbps: 128 },
+          { label: 'AAC 96k', path: '/radio.aac', kbps: 96 },
+          { label: 'MP3 64k', path: '/radio-low.mp3', kbps: 64 },
+        ],
+      },
+    ];
+
+    log(`waiting for the six mounts on ${serverName} ...`);
+    for (const system of systems)
+      await waitForMounts(
+        base,
+        system.mounts.map((m) => m.path),
+      );
+    log('warming up 5 s ...');
+    await sleep(5000);
+    const listeners = systems.map((system) =>
+      system.mounts.map((mount) => countBytes(`${base}${mount.path}`)),
+    );
+    cleanups.push(async () => {
+      for (const list of listeners) for (const listener of list) listener.close();
+    });
+    await sleep(3000); // past the burst each listener gets on connect
+
+    log(`measuring ${WINDOW_S} s ...`);
+    const startStats = await allStats();
+    const cpu0 = systems.map((s) => treeCpu(startStats, s.pid));
+    const bytes0 = listeners.map((list) => list.map((l) => l.bytes));
+    const t0 = performance.now();
+    const memory = systems.map(() => ({ rss: 0, pss: 0, rssPeak: 0, processes: 0, samples: 0 }));
+    while (performance.now() - t0 < WINDOW_S * 1000) {
+      await sleep(1000);
+      for (const [i, system] of systems.entries()) {
+        const m = await treeMemory(system.pid);
+        const acc = memory[i] as (typeof memory)[number];
+        acc.rss += m.rss;
+        acc.pss += m.pss;
+        acc.rssPeak = Math.max(acc.rssPeak, m.rss);
+        acc.processes = Math.max(acc.processes, m.processes);
+        acc.samples += 1;
+      }
+    }
+    const elapsed = (performance.now() - t0) / 1000;
+    const endStats = await allStats();
+    const cpu = systems.map(
+      (s, i) => ((treeCpu(endStats, s.pid) - (cpu0[i] as number)) / elapsed) * 100,
+    );
+    const delivered = listeners.map((list, i) =>
+      list.map((l, j) => l.bytes - (bytes0[i]?.[j] as number)),
+    );
+
+    log(`skip latency, ${SKIPS} skips each ...`);
+    const skips: (number | null)[][] = systems.map(() => []);
+    for (let n = 0; n < SKIPS; n++) {
+      for (const [i, system] of systems.entries()) {
+        await sleep(3000);
+        skips[i]?.push(await skipLatency(system, `${base}${system.mounts[0]?.path}`, dir, n));
+      }
+    }
+
+    const median = (values: (number | null)[]) => {
+      const ok = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+      return ok.length === 0 ? null : (ok[Math.floor(ok.length / 2)] as number);
+    };
+    const cols = systems.map((s) => s.name);
+    const rows: [string, ...string[]][] = [
+      ['CPU, % of one core (process tree)', ...cpu.map((c) => c.toFixed(2))],
+      [
+        'RSS total, MB (sum over the tree, mean)',
+        ...memory.map((m) => (m.rss / m.samples).toFixed(1)),
+      ],
+      [
+        'PSS total, MB (shared pages once, mean)',
+        ...memory.map((m) => (m.pss / m.samples).toFixed(1)),
+      ],
+      ['RSS peak, MB', ...memory.map((m) => m.rssPeak.toFixed(1))],
+      ['processes', ...memory.map((m) => String(m.processes))],
+    ];
+    for (const [j, mount] of (systems[0]?.mounts ?? []).entries()) {
+      rows.push([
+        `${mount.label}: bytes in ${elapsed.toFixed(1)} s vs nominal`,
+        ...systems.map((_, i) => {
+          const got = delivered[i]?.[j] as number;
+          const nominal = (mount.kbps * 1000 * elapsed) / 8;
+          const pct = ((got / nominal - 1) * 100).toFixed(2);
+          return `${got} (${Number(pct) >= 0 ? '+' : ''}${pct} %)`;
+        }),
+      ]);
+    }
+    rows.push([
+      `skip latency, ms (median of ${SKIPS}; each)`,
+      ...skips.map((list) => {
+        const m = median(list);
+        return `${m === null ? 'n/a' : m.toFixed(0)} (${list.map((v) => (v === null ? '-' : v.toFixed(0))).join(', ')})`;
+      }),
+    ]);
+    const width0 = Math.max(...rows.map((r) => r[0].length));
+    const widths = cols.map((c, i) =>
+      Math.max(c.length, ...rows.map((r) => (r[i + 1] ?? '').length)),
+    );
+    const line = (cells: string[]) =>
+      `| ${cells.map((cell, i) => cell.padEnd(i === 0 ? width0 : (widths[i - 1] as number))).join(' | ')} |`;
+    console.log(
+      `\nPlayout benchmark: ${elapsed.toFixed(1)} s window, stream server ${serverName}, ${FREQUENCIES.length} tracks of ${TRACK_S} s, 2 cores\n`,
+    );
+    console.log(line(['', ...cols]));
+    console.log(line(['-'.repeat(width0), ...widths.map((w) => '-'.repeat(w))]));
+    for (const row of rows) console.log(line(row));
+    console.log('');
+  } finally {
+    await cleanup();
+  }
+}
+
+await main();

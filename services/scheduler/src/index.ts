@@ -1,0 +1,16 @@
+export { CommandRegistry, type ControlCommand, type ControlHandler } from './control/registry.ts';
+export { SchedulerError, type SchedulerErrorCode } from './errors.ts';
+export {
+  DEFAULT_STATION,
+  type SchedulerOptions,
+  schedulerOptionsFromConfig,
+} from './options.ts';
+export type { MountStatus, StationInfo } from './outputs/mount-output.ts';
+export { DEFAULT_MOUNTS, type MountCodec, type MountSpec } from './outputs/mounts.ts';
+export {
+  createScheduler,
+  type Scheduler,
+  type SchedulerDeps,
+  type SchedulerStatus,
+} from './scheduler.ts';
+export { SCHEDULER_NAME, SCHEDULER_VERSION } from './version.ts';

@@ -1,0 +1,39 @@
+import type { Track } from '@radio/db';
+
+/** A playable track as the scheduler keeps it in memory (a `tracks` row with status ok). */
+export interface LibraryTrack {
+  readonly id: number;
+  /** Relative to MUSIC_DIR, `/` separators. */
+  readonly path: string;
+  readonly title: string;
+  readonly artist: string | null;
+  readonly album: string | null;
+  readonly genre: string | null;
+  readonly year: number | null;
+  readonly trackNo: number | null;
+  /** Seconds; null when the file did not say. */
+  readonly duration: number | null;
+  readonly format: string;
+  readonly hasCover: boolean;
+}
+
+export function toLibraryTrack(row: Track): LibraryTrack {
+  return {
+    id: row.id,
+    path: row.path,
+    title: row.title,
+    artist: row.artist,
+    album: row.album,
+    genre: row.genre,
+    year: row.year,
+    trackNo: row.track_no,
+    duration: row.duration === null ? null : Number(row.duration),
+    format: row.format,
+    hasCover: Number(row.has_cover) !== 0,
+  };
+}
+
+/** `Artist - Title`, or the title alone: the stream title and the queue's display name. */
+export function displayTitle(track: { title: string; artist: string | null }): string {
+  return track.artist ? `${track.artist} - ${track.title}` : track.title;
+}

@@ -1,0 +1,140 @@
+import type { Bus, Logger, NowPlaying as NowPlayingPayload, PlaybackState } from '@radio/core';
+import { displayTitle } from './library/library-track.ts';
+import type { MountOutput } from './outputs/mount-output.ts';
+import type { TrackEndReason } from './playout/player.ts';
+import type { HistoryRepository } from './repositories/history-repository.ts';
+import type { QueueEntry } from './sources/queue-entry.ts';
+
+export interface NowPlayingOptions {
+  bus: Bus;
+  history: HistoryRepository;
+  mounts: readonly MountOutput[];
+  logger: Logger;
+  /** The current amplify level, for `player.state`. */
+  amplify: () => number;
+  /** Seconds into the track on air, for `player.state`. */
+  position: () => number | null;
+}
+
+/**
+ * What is on air, told to everyone who needs it when it changes: each mount's stream title
+ * (timed to that mount's encoded audio), the bus event and state key, and the play history.
+ */
+export class NowPlaying {
+  readonly #options: NowPlayingOptions;
+  readonly #log: Logger;
+  #current: NowPlayingPayload | null = null;
+  #historyId: Promise<number | null> | null = null;
+  #state: PlaybackState = 'playing';
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: NowPlayingOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+  }
+
+  current(): NowPlayingPayload | null {
+    return this.#current;
+  }
+
+  /** The first audio of `entry` was played at global frame `frame` (the clock's now). */
+  trackStarted(entry: QueueEntry, frame: number): void {
+    const { track } = entry;
+    const title = displayTitle(track);
+    for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
+    // Listeners hear it once it is through the encoders; the mean latency of the mounts.
+    const latency =
+      this.#options.mounts.reduce((sum, mount) => sum + mount.latencySeconds, 0) /
+      Math.max(1, this.#options.mounts.length);
+    const startedAt = Date.now() + Math.round(latency * 1000);
+    const payload: NowPlayingPayload = {
+      trackId: track.id,
+      requestId: entry.requestId,
+      path: track.path,
+      title: track.title,
+      artist: track.artist,
+      album: track.album,
+      duration: track.duration,
+      startedAt,
+      source: entry.kind,
+    };
+    this.#current = payload;
+    this.#log.info(
+      { trackId: track.id, requestId: entry.requestId, title, source: entry.kind },
+      'on air',
+    );
+    const history = this.#options.history
+      .start({
+        trackId: track.id,
+        title: track.title,
+        artist: track.artist,
+        source: entry.kind,
+        requestId: entry.requestId,
+        startedAt: new Date(startedAt),
+      })
+      .catch((error: unknown) => {
+        this.#log.warn({ err: error }, 'cannot write play history');
+        return null;
+      });
+    this.#historyId = history;
+    this.#publish(async (bus) => {
+      await bus.publish('player.now-playing', payload);
+      await bus.setState('now-playing', payload);
+    });
+    this.#publishState();
+  }
+
+  trackEnded(entry: QueueEntry, reason: TrackEndReason): void {
+    const history = this.#historyId;
+    this.#historyId = null;
+    if (this.#current?.requestId === entry.requestId) this.#current = null;
+    this.#log.debug({ requestId: entry.requestId, reason }, 'off air');
+    if (history) {
+      this.#track(history.then((id) => (id === null ? undefined : this.#options.history.end(id))));
+    }
+  }
+
+  stateChanged(state: PlaybackState): void {
+    this.#state = state;
+    this.#publishState();
+  }
+
+  /** Publishes `player.state` (after a state, track or amplify change). */
+  publishState(): void {
+    this.#publishState();
+  }
+
+  /** Waits for the history writes and bus messages in flight (before the db closes). */
+  async settle(): Promise<void> {
+    await this.#tail;
+    await this.#historyId?.catch(() => null);
+  }
+
+  #publishState(): void {
+    const position = this.#state === 'stopped' ? null : this.#options.position();
+    const payload = {
+      state: this.#state,
+      position,
+      amplify: this.#options.amplify(),
+    };
+    this.#publish(async (bus) => {
+      await bus.publish('player.state', payload);
+      await bus.setState('player-state', payload);
+    });
+  }
+
+  #publish(send: (bus: Bus) => Promise<void>): void {
+    this.#track(
+      send(this.#options.bus).catch((error: unknown) =>
+        this.#log.warn({ err: error }, 'cannot publish on the bus'),
+      ),
+    );
+  }
+
+  #track(work: Promise<unknown>): void {
+    const settled = work.catch((error: unknown) =>
+      this.#log.warn({ err: error }, 'now-playing bookkeeping failed'),
+    );
+    this.#tail = Promise.all([this.#tail, settled]);
+  }
+}

@@ -1,0 +1,139 @@
+import type { ConfigOf, schedulerSpec } from '@radio/core';
+import { SchedulerError } from './errors.ts';
+import type { StationInfo } from './outputs/mount-output.ts';
+import { DEFAULT_MOUNTS, type MountSpec } from './outputs/mounts.ts';
+
+export interface SchedulerOptions {
+  /** MUSIC_DIR. */
+  musicDir: string;
+  /** STREAM_URL: where the stream server takes sources (`http://host:port`). */
+  streamUrl: string;
+  /** SOURCE_PASSWORD (user `source`). */
+  sourcePassword: string;
+  /** ADMIN_USER / ADMIN_PASSWORD: tried for title updates the source login may not do. */
+  admin?: { user: string; password: string } | undefined;
+  /** CONTROL_HOST (default 127.0.0.1). */
+  controlHost?: string;
+  /** CONTROL_PORT (default 1234; 0 picks a free port, see `controlPort`). */
+  controlPort?: number;
+  /** CROSSFADE_SECONDS (default 2; 0 = gapless). */
+  crossfadeSeconds?: number;
+  /** FFMPEG_PATH; located like DESIGN.md says when unset. */
+  ffmpegPath?: string | undefined;
+  /** What the `ice-*` headers say. */
+  station?: Partial<StationInfo>;
+  /** The outputs (default: the three of DESIGN.md). */
+  mounts?: readonly MountSpec[];
+  /** Watch MUSIC_DIR for changes (default true). */
+  watch?: boolean;
+  control?: { maxClients?: number; maxLineBytes?: number; idleTimeoutMs?: number };
+  /** Reconnect delay bounds towards the stream server (default 250 ms doubling to 2 s). */
+  reconnectBackoffMs?: { min: number; max: number };
+  /** The playout clock's wake-up interval (default 50 ms). */
+  clockIntervalMs?: number;
+}
+
+export const DEFAULT_STATION: StationInfo = {
+  name: 'Radio',
+  description: 'Internet radio',
+  genre: 'Various',
+  url: '',
+  public: false,
+};
+
+export interface ResolvedOptions {
+  musicDir: string;
+  streamUrl: URL;
+  sourcePassword: string;
+  admin: { user: string; password: string } | undefined;
+  controlHost: string;
+  controlPort: number;
+  crossfadeSeconds: number;
+  ffmpegPath: string | undefined;
+  station: StationInfo;
+  mounts: readonly MountSpec[];
+  watch: boolean;
+  control: { maxClients?: number; maxLineBytes?: number; idleTimeoutMs?: number };
+  reconnectBackoffMs: { min: number; max: number } | undefined;
+  clockIntervalMs: number;
+}
+
+function invalid(message: string): SchedulerError {
+  return new SchedulerError('SCHEDULER_INVALID_OPTIONS', `createScheduler: ${message}`);
+}
+
+/** Checks the options up front (a bad value fails at start, not at the first track). */
+export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
+  if (!options || typeof options !== 'object') throw invalid('options are required');
+  if (typeof options.musicDir !== 'string' || !options.musicDir.trim()) {
+    throw invalid('musicDir is required');
+  }
+  let streamUrl: URL;
+  try {
+    streamUrl = new URL(options.streamUrl);
+  } catch {
+    throw invalid(`streamUrl must be an http:// URL, got ${String(options.streamUrl)}`);
+  }
+  if (streamUrl.protocol !== 'http:' && streamUrl.protocol !== 'https:') {
+    throw invalid(`streamUrl must be an http:// URL, got ${options.streamUrl}`);
+  }
+  if (typeof options.sourcePassword !== 'string' || !options.sourcePassword) {
+    throw invalid('sourcePassword is required');
+  }
+  const crossfadeSeconds = options.crossfadeSeconds ?? 2;
+  if (!Number.isFinite(crossfadeSeconds) || crossfadeSeconds < 0 || crossfadeSeconds > 30) {
+    throw invalid(`crossfadeSeconds must be 0-30, got ${crossfadeSeconds}`);
+  }
+  const controlPort = options.controlPort ?? 1234;
+  if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65_535) {
+    throw invalid(`controlPort must be 0-65535, got ${controlPort}`);
+  }
+  const mounts = options.mounts ?? DEFAULT_MOUNTS;
+  if (mounts.length === 0) throw invalid('at least one mount is required');
+  for (const mount of mounts) {
+    if (!mount.mount.startsWith('/')) throw invalid(`mount ${mount.mount} must start with /`);
+  }
+  return {
+    musicDir: options.musicDir,
+    streamUrl,
+    sourcePassword: options.sourcePassword,
+    admin: options.admin,
+    controlHost: options.controlHost ?? '127.0.0.1',
+    controlPort,
+    crossfadeSeconds,
+    ffmpegPath: options.ffmpegPath,
+    station: { ...DEFAULT_STATION, url: streamUrl.origin, ...options.station },
+    mounts,
+    watch: options.watch ?? true,
+    control: options.control ?? {},
+    reconnectBackoffMs: options.reconnectBackoffMs,
+    clockIntervalMs: options.clockIntervalMs ?? 50,
+  };
+}
+
+/** The options from the environment configuration (main.ts and the embedded launcher). */
+export function schedulerOptionsFromConfig(
+  config: Pick<
+    ConfigOf<typeof schedulerSpec>,
+    | 'MUSIC_DIR'
+    | 'STREAM_URL'
+    | 'SOURCE_PASSWORD'
+    | 'ADMIN_USER'
+    | 'ADMIN_PASSWORD'
+    | 'CONTROL_HOST'
+    | 'CONTROL_PORT'
+    | 'CROSSFADE_SECONDS'
+    | 'FFMPEG_PATH'
+  >,
+): SchedulerOptions {
+  return {
+    musicDir: config.MUSIC_DIR,
+    streamUrl: config.STREAM_URL,
+    sourcePassword: config.SOURCE_PASSWORD,
+    admin: { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD },
+    controlHost: config.CONTROL_HOST,
+    controlPort: config.CONTROL_PORT,
+    crossfadeSeconds: config.CROSSFADE_SECONDS,
+    ffmpegPath: config.FFMPEG_PATH,
+  };
+}

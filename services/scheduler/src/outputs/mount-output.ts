@@ -1,0 +1,139 @@
+import { componentLogger, type Logger } from '@radio/core';
+import { CHANNELS, SAMPLE_RATE } from '../pcm.ts';
+import { Encoder } from './encoder.ts';
+import { IcecastOutput, type OutputStatus } from './icecast-output.ts';
+import { contentType, encoderArgs, frameFormat, type MountSpec } from './mounts.ts';
+
+/** What the `ice-*` headers say about the station. */
+export interface StationInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly genre: string;
+  readonly url: string;
+  readonly public: boolean;
+}
+
+export interface MountOutputOptions {
+  spec: MountSpec;
+  station: StationInfo;
+  ffmpegPath: string;
+  streamUrl: URL;
+  sourcePassword: string;
+  admin?: { user: string; password: string } | undefined;
+  logger: Logger;
+  /** Reconnect delay bounds (tests shorten them). */
+  backoffMs?: { min: number; max: number };
+}
+
+export interface MountStatus extends OutputStatus {
+  readonly encoderRunning: boolean;
+  readonly encoderRestarts: number;
+  /** PCM in the encoder not yet out, seconds. */
+  readonly encoderLatency: number;
+  readonly title: string | null;
+}
+
+/**
+ * One mount: its encoder, its source connection, and the title change timed to its audio.
+ * A title is sent when the encoded audio of the track's first sample leaves for the stream
+ * server, which is when listeners start hearing it, not when the track was decoded.
+ */
+export class MountOutput {
+  readonly #spec: MountSpec;
+  readonly #encoder: Encoder;
+  readonly #output: IcecastOutput;
+  readonly #pending: { title: string; frame: number }[] = [];
+  #title: string | null = null;
+
+  constructor(options: MountOutputOptions) {
+    const { spec, station } = options;
+    this.#spec = spec;
+    const log = componentLogger(options.logger, 'output', { mount: spec.mount });
+    const name = spec.label ? `${station.name} (${spec.label})` : station.name;
+    this.#output = new IcecastOutput({
+      url: options.streamUrl,
+      mount: spec.mount,
+      password: options.sourcePassword,
+      admin: options.admin,
+      contentType: contentType(spec.codec),
+      headers: {
+        'ice-name': name,
+        'ice-description': station.description,
+        'ice-genre': station.genre,
+        'ice-url': station.url,
+        'ice-public': station.public ? '1' : '0',
+        'ice-bitrate': String(spec.bitrate),
+        'ice-audio-info': `channels=${CHANNELS};samplerate=${SAMPLE_RATE};bitrate=${spec.bitrate}`,
+      },
+      logger: log,
+      backoffMs: options.backoffMs,
+      // A stream server that restarted has forgotten the title.
+      onConnected: () => {
+        if (this.#title !== null) this.#output.updateMetadata(this.#title);
+      },
+    });
+    this.#encoder = new Encoder({
+      ffmpegPath: options.ffmpegPath,
+      name: spec.mount,
+      codecArgs: encoderArgs(spec),
+      format: frameFormat(spec.codec),
+      logger: log,
+      onFrames: (data, endFrame) => this.#onFrames(data, endFrame),
+    });
+  }
+
+  get mount(): string {
+    return this.#spec.mount;
+  }
+
+  get spec(): MountSpec {
+    return this.#spec;
+  }
+
+  /** Seconds between a PCM block entering the encoder and its audio leaving for the server. */
+  get latencySeconds(): number {
+    return this.#encoder.latencySeconds;
+  }
+
+  start(): void {
+    this.#encoder.start();
+    this.#output.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.#encoder.stop(), this.#output.stop()]);
+  }
+
+  write(pcm: Buffer, startFrame: number): void {
+    this.#encoder.write(pcm, startFrame);
+  }
+
+  /** Switches the title when the audio of global frame `frame` goes out. */
+  scheduleTitle(title: string, frame: number): void {
+    this.#pending.push({ title, frame });
+    // An encoder that is down produces no frames to pass the marks; only the latest matter.
+    if (this.#pending.length > 16) this.#pending.splice(0, this.#pending.length - 16);
+  }
+
+  status(): MountStatus {
+    return {
+      ...this.#output.status(),
+      encoderRunning: this.#encoder.running,
+      encoderRestarts: this.#encoder.restarts,
+      encoderLatency: this.#encoder.latencySeconds,
+      title: this.#title,
+    };
+  }
+
+  #onFrames(data: Buffer, endFrame: number): void {
+    this.#output.write(data);
+    let title: string | null = null;
+    while (this.#pending.length > 0 && (this.#pending[0] as { frame: number }).frame < endFrame) {
+      title = (this.#pending.shift() as { title: string }).title;
+    }
+    if (title !== null && title !== this.#title) {
+      this.#title = title;
+      if (this.#output.connected) this.#output.updateMetadata(title);
+    }
+  }
+}

@@ -1,0 +1,362 @@
+import { join } from 'node:path';
+import type { Logger, PlaybackState } from '@radio/core';
+import type { Amplifier } from '../operators/amplify.ts';
+import { mixCrossfade } from '../operators/crossfade.ts';
+import { BYTES_PER_FRAME, CHANNELS, framesToSeconds, secondsToFrames } from '../pcm.ts';
+import type { QueueEntry } from '../sources/queue-entry.ts';
+import { Decoder } from './decoder.ts';
+
+/** Where the player takes its tracks from (the upcoming list). */
+export interface TrackSupply {
+  head(): QueueEntry | null;
+  /** Removes the entry that is going on air. */
+  take(requestId: string): QueueEntry | null;
+}
+
+export type TrackEndReason = 'finished' | 'skipped' | 'stopped' | 'failed';
+
+export interface PlayerEvents {
+  /** The first audio of `entry` is in the block at global frame `frame`. */
+  onTrackStart(entry: QueueEntry, frame: number): void;
+  onTrackEnd(entry: QueueEntry, reason: TrackEndReason, playedSeconds: number): void;
+  /**
+   * The track could not be decoded at all and was skipped. `fileFault`: the file itself is bad
+   * (it must not be offered again), not a process that failed to run.
+   */
+  onTrackFailed(entry: QueueEntry, reason: string, fileFault: boolean): void;
+  onStateChange(state: PlaybackState): void;
+}
+
+export interface PlayerOptions {
+  ffmpegPath: string;
+  /** MUSIC_DIR, absolute: track paths are relative to it. */
+  musicDir: string;
+  logger: Logger;
+  crossfadeSeconds: number;
+  supply: TrackSupply;
+  amplifier: Amplifier;
+  events: PlayerEvents;
+  /** Fade applied to a skipped track, so a skip does not click. */
+  skipFadeSeconds?: number;
+}
+
+export interface OnAir {
+  readonly entry: QueueEntry;
+  readonly position: number;
+  /** Seconds: exact once the whole file is decoded, from the tags before. */
+  readonly duration: number | null;
+  /** Global frame at which it started. */
+  readonly startFrame: number;
+}
+
+interface Deck {
+  readonly entry: QueueEntry;
+  readonly decoder: Decoder;
+  played: number;
+  startFrame: number | null;
+}
+
+/**
+ * The playout state machine and mixer. The clock asks it for each block of PCM; it reads the
+ * on-air deck, decodes the next track ahead, crossfades (or joins gaplessly when the crossfade
+ * is 0), applies amplify, and plays silence while paused, stopped or with nothing to play.
+ * Everything here is synchronous: the clock never waits for a file or a process.
+ */
+export class Player {
+  readonly #options: PlayerOptions;
+  readonly #log: Logger;
+  readonly #crossfadeFrames: number;
+  readonly #skipFadeFrames: number;
+  readonly #bufferSeconds: number;
+  #state: PlaybackState = 'playing';
+  #current: Deck | null = null;
+  #next: Deck | null = null;
+  #outgoing: Deck | null = null;
+  #fade: { total: number; done: number } | null = null;
+  #frameBase = 0;
+  #scratchA = Buffer.alloc(0);
+  #scratchB = Buffer.alloc(0);
+  #closed = false;
+
+  constructor(options: PlayerOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+    this.#crossfadeFrames = secondsToFrames(Math.max(0, options.crossfadeSeconds));
+    this.#skipFadeFrames = secondsToFrames(options.skipFadeSeconds ?? 0.05);
+    // The decoder must hold the whole crossfade when it reaches the end of its file, and it
+    // refills from half its buffer: half the buffer is the crossfade plus a margin.
+    this.#bufferSeconds = 2 * (Math.max(0, options.crossfadeSeconds) + 2);
+  }
+
+  get state(): PlaybackState {
+    return this.#state;
+  }
+
+  /** The track on air (its first audio has been played), or null. */
+  onAir(): OnAir | null {
+    const deck = this.#current;
+    if (!deck || deck.startFrame === null) return null;
+    const decoder = deck.decoder;
+    return {
+      entry: deck.entry,
+      position: framesToSeconds(deck.played),
+      duration: decoder.ended
+        ? framesToSeconds(deck.played + decoder.bufferedFrames)
+        : deck.entry.track.duration,
+      startFrame: deck.startFrame,
+    };
+  }
+
+  /**
+   * Fills `frames` frames of `out` (s16le stereo) with the audio due at global frame
+   * `startFrame`. `samples` is `out` seen as Int16Array.
+   */
+  produce(out: Buffer, samples: Int16Array, frames: number, startFrame: number): void {
+    this.#frameBase = startFrame;
+    let filled = 0;
+    if (this.#state === 'playing' && !this.#closed) {
+      try {
+        filled = this.#fill(out, samples, frames);
+      } catch (error) {
+        // A bug here must not stop the clock: log it and play silence for this block.
+        this.#log.error({ err: error }, 'player failed to fill a block');
+        filled = 0;
+      }
+    }
+    if (filled < frames) out.fill(0, filled * BYTES_PER_FRAME, frames * BYTES_PER_FRAME);
+    this.#options.amplifier.process(samples, frames, CHANNELS);
+  }
+
+  /** The head of the upcoming list changed: a deck decoded ahead for another entry is dropped. */
+  refreshNext(): void {
+    const next = this.#next;
+    if (next && next.entry.requestId !== this.#options.supply.head()?.requestId) {
+      this.#next = null;
+      void next.decoder.dispose();
+    }
+  }
+
+  /** Ends the track on air now (with a very short fade); the next one follows at once. */
+  skip(): boolean {
+    const deck = this.#current;
+    const fading = this.#outgoing;
+    if (fading) {
+      this.#outgoing = null;
+      this.#fade = null;
+      void fading.decoder.dispose();
+    }
+    if (!deck) return fading !== null;
+    this.#current = null;
+    this.#endDeck(deck, 'skipped', false);
+    const fade = Math.min(deck.decoder.bufferedFrames, this.#skipFadeFrames);
+    if (fade > 0 && deck.startFrame !== null && this.#state === 'playing') {
+      this.#outgoing = deck;
+      this.#fade = { total: fade, done: 0 };
+    } else {
+      void deck.decoder.dispose();
+    }
+    return true;
+  }
+
+  pause(): void {
+    if (this.#state === 'playing') this.#setState('paused');
+  }
+
+  /** Back to playing from paused (same position) or stopped (the next track). */
+  resume(): void {
+    if (this.#state !== 'playing') this.#setState('playing');
+  }
+
+  /** Silence until `resume`; the track on air is dropped, not held. */
+  stop(): void {
+    if (this.#state === 'stopped') return;
+    this.#dropAll('stopped');
+    this.#setState('stopped');
+  }
+
+  /** Stops every decoder; the player plays silence from now on. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const decks = [this.#current, this.#next, this.#outgoing];
+    this.#dropAll('stopped');
+    await Promise.all(decks.map((deck) => deck?.decoder.dispose()));
+  }
+
+  #setState(state: PlaybackState): void {
+    this.#state = state;
+    this.#options.events.onStateChange(state);
+  }
+
+  #dropAll(reason: TrackEndReason): void {
+    const current = this.#current;
+    const next = this.#next;
+    const outgoing = this.#outgoing;
+    this.#current = null;
+    this.#next = null;
+    this.#outgoing = null;
+    this.#fade = null;
+    if (current) this.#endDeck(current, reason, true);
+    if (next) void next.decoder.dispose();
+    if (outgoing) void outgoing.decoder.dispose();
+  }
+
+  #endDeck(deck: Deck, reason: TrackEndReason, dispose: boolean): void {
+    if (deck.startFrame !== null) {
+      this.#options.events.onTrackEnd(deck.entry, reason, framesToSeconds(deck.played));
+    }
+    if (dispose) void deck.decoder.dispose();
+  }
+
+  #newDeck(entry: QueueEntry): Deck {
+    const decoder = new Decoder({
+      ffmpegPath: this.#options.ffmpegPath,
+      path: join(this.#options.musicDir, entry.track.path),
+      logger: this.#log.child({ requestId: entry.requestId, trackId: entry.track.id }),
+      bufferSeconds: this.#bufferSeconds,
+    });
+    decoder.start();
+    return { entry, decoder, played: 0, startFrame: null };
+  }
+
+  /** Makes the head of the upcoming list the current deck (decoded ahead if it was). */
+  #startNext(): Deck | null {
+    const supply = this.#options.supply;
+    this.refreshNext();
+    const head = supply.head();
+    if (!head) return null;
+    const deck = this.#next ?? this.#newDeck(head);
+    this.#next = null;
+    this.#current = deck;
+    supply.take(head.requestId);
+    return deck;
+  }
+
+  /** Decodes the next track once the current one is fully decoded (a few seconds ahead). */
+  #preload(): void {
+    const next = this.#next;
+    if (next?.decoder.failedEmpty) {
+      this.#next = null;
+      this.#options.supply.take(next.entry.requestId);
+      this.#failed(next);
+      return;
+    }
+    if (next || !this.#current?.decoder.ended) return;
+    const head = this.#options.supply.head();
+    if (head) this.#next = this.#newDeck(head);
+  }
+
+  #failed(deck: Deck): void {
+    const reason = deck.decoder.error ?? 'the decoder produced no audio';
+    this.#log.warn({ path: deck.entry.track.path, reason }, 'track cannot be decoded; skipped');
+    void deck.decoder.dispose();
+    this.#options.events.onTrackFailed(deck.entry, reason, deck.decoder.fileFault);
+  }
+
+  #announce(deck: Deck, offset: number): void {
+    if (deck.startFrame !== null) return;
+    deck.startFrame = this.#frameBase + offset;
+    this.#options.events.onTrackStart(deck.entry, deck.startFrame);
+  }
+
+  #fill(out: Buffer, samples: Int16Array, frames: number): number {
+    let pos = 0;
+    // Each pass either fills audio or changes deck; the bound only guards against a bug.
+    for (let pass = 0; pos < frames && pass < 32; pass++) {
+      if (this.#outgoing) {
+        pos += this.#mixFade(samples, pos, frames - pos);
+        continue;
+      }
+      const deck = this.#current ?? this.#startNext();
+      if (!deck) break;
+      const decoder = deck.decoder;
+      if (decoder.failedEmpty) {
+        this.#current = null;
+        this.#failed(deck);
+        continue;
+      }
+      if (decoder.ended && decoder.bufferedFrames === 0) {
+        if (decoder.decodedFrames === 0) break; // ffmpeg's exit status is not in yet
+        this.#current = null;
+        this.#endDeck(deck, 'finished', true);
+        continue;
+      }
+      this.#preload();
+      const crossfade = this.#crossfadeFrames;
+      if (
+        decoder.ended &&
+        crossfade > 0 &&
+        decoder.bufferedFrames <= crossfade &&
+        deck.startFrame !== null &&
+        (this.#next?.decoder.bufferedFrames ?? 0) > 0
+      ) {
+        this.#beginCrossfade(deck, decoder.bufferedFrames);
+        continue;
+      }
+      let want = frames - pos;
+      if (decoder.ended && crossfade > 0 && decoder.bufferedFrames > crossfade) {
+        want = Math.min(want, decoder.bufferedFrames - crossfade);
+      }
+      const got = decoder.read(out, pos * BYTES_PER_FRAME, want);
+      if (got > 0) {
+        this.#announce(deck, pos);
+        deck.played += got;
+        pos += got;
+      }
+      if (got < want && !decoder.ended) break; // the decoder is behind: silence for now
+    }
+    return pos;
+  }
+
+  #beginCrossfade(deck: Deck, total: number): void {
+    const incoming = this.#next as Deck;
+    this.#next = null;
+    this.#options.supply.take(incoming.entry.requestId);
+    this.#endDeck(deck, 'finished', false);
+    this.#outgoing = deck;
+    this.#current = incoming;
+    this.#fade = { total, done: 0 };
+  }
+
+  /** One stretch of a crossfade (or of a skip's fade-out into the next track). */
+  #mixFade(samples: Int16Array, pos: number, room: number): number {
+    const outgoing = this.#outgoing as Deck;
+    const fade = this.#fade as { total: number; done: number };
+    const frames = Math.min(room, fade.total - fade.done);
+    const bytes = frames * BYTES_PER_FRAME;
+    if (this.#scratchA.length < bytes) {
+      this.#scratchA = Buffer.alloc(bytes);
+      this.#scratchB = Buffer.alloc(bytes);
+    }
+    const a = this.#scratchA;
+    const b = this.#scratchB;
+    const gotA = outgoing.decoder.read(a, 0, frames);
+    if (gotA < frames) a.fill(0, gotA * BYTES_PER_FRAME, bytes);
+    const incoming = this.#current ?? this.#startNext();
+    let gotB = 0;
+    if (incoming && !incoming.decoder.failedEmpty) {
+      gotB = incoming.decoder.read(b, 0, frames);
+      if (gotB > 0) {
+        this.#announce(incoming, pos);
+        incoming.played += gotB;
+      }
+    }
+    if (gotB < frames) b.fill(0, gotB * BYTES_PER_FRAME, bytes);
+    mixCrossfade(
+      samples,
+      pos,
+      new Int16Array(a.buffer, a.byteOffset, frames * CHANNELS),
+      new Int16Array(b.buffer, b.byteOffset, frames * CHANNELS),
+      frames,
+      fade.done,
+      fade.total,
+      CHANNELS,
+    );
+    fade.done += frames;
+    if (fade.done >= fade.total || (gotA === 0 && outgoing.decoder.ended)) {
+      this.#outgoing = null;
+      this.#fade = null;
+      void outgoing.decoder.dispose();
+    }
+    return frames;
+  }
+}

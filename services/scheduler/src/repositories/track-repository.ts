@@ -1,0 +1,154 @@
+import type { Track, TrackStatus } from '@radio/db';
+import { nowIso, toFlag } from '@radio/db';
+import type { TrackTags } from '../library/probe.ts';
+import type { Db } from './db.ts';
+
+/** The size and mtime a rescan compares to skip unchanged files. */
+export interface TrackStamp {
+  readonly id: number;
+  readonly path: string;
+  readonly size: number;
+  readonly mtime: number;
+  readonly status: TrackStatus;
+}
+
+export interface FileFacts {
+  readonly size: number;
+  readonly mtime: number;
+}
+
+/** Every query the scheduler makes on `tracks`; nothing else in the service writes SQL for it. */
+export class TrackRepository {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async stamps(): Promise<TrackStamp[]> {
+    const rows = await this.#db
+      .selectFrom('tracks')
+      .select(['id', 'path', 'size', 'mtime', 'status'])
+      .execute();
+    return rows.map((row) => ({ ...row, size: Number(row.size), mtime: Number(row.mtime) }));
+  }
+
+  async findByPath(path: string): Promise<Track | undefined> {
+    return this.#db.selectFrom('tracks').selectAll().where('path', '=', path).executeTakeFirst();
+  }
+
+  async findById(id: number): Promise<Track | undefined> {
+    return this.#db.selectFrom('tracks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async playable(): Promise<Track[]> {
+    return this.#db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('status', '=', 'ok')
+      .orderBy('id')
+      .execute();
+  }
+
+  /**
+   * A track marked missing whose file had this size and mtime: a file that was renamed or
+   * moved (a move keeps both), so it keeps its id, history and playlist entries.
+   */
+  async findMovedCandidate(facts: FileFacts): Promise<Track | undefined> {
+    return this.#db
+      .selectFrom('tracks')
+      .selectAll()
+      .where('status', '=', 'missing')
+      .where('size', '=', facts.size)
+      .where('mtime', '=', facts.mtime)
+      .orderBy('updated_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** Inserts or updates the row of `path` as playable; returns the row. */
+  async saveOk(path: string, facts: FileFacts, tags: TrackTags): Promise<Track> {
+    const values = {
+      title: tags.title,
+      artist: tags.artist,
+      album: tags.album,
+      genre: tags.genre,
+      year: tags.year,
+      track_no: tags.trackNo,
+      duration: tags.duration,
+      format: tags.format,
+      bitrate: tags.bitrate,
+      sample_rate: tags.sampleRate,
+      channels: tags.channels,
+      has_cover: toFlag(tags.hasCover),
+      size: facts.size,
+      mtime: facts.mtime,
+      status: 'ok' as const,
+      error: null,
+    };
+    return this.#db
+      .insertInto('tracks')
+      .values({ path, ...values })
+      .onConflict((oc) => oc.column('path').doUpdateSet({ ...values, updated_at: nowIso() }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Inserts or updates the row of `path` as invalid with the reason; returns the row. */
+  async saveInvalid(
+    path: string,
+    facts: FileFacts,
+    format: string,
+    reason: string,
+  ): Promise<Track> {
+    const title = path.split('/').pop() ?? path;
+    return this.#db
+      .insertInto('tracks')
+      .values({
+        path,
+        title,
+        format,
+        size: facts.size,
+        mtime: facts.mtime,
+        status: 'invalid',
+        error: reason,
+      })
+      .onConflict((oc) =>
+        oc.column('path').doUpdateSet({
+          size: facts.size,
+          mtime: facts.mtime,
+          status: 'invalid',
+          error: reason,
+          updated_at: nowIso(),
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** A file that failed to decode at play time is invalid from now on (until it changes). */
+  async markInvalid(id: number, reason: string): Promise<void> {
+    await this.#db
+      .updateTable('tracks')
+      .set({ status: 'invalid', error: reason, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async markMissing(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#db
+      .updateTable('tracks')
+      .set({ status: 'missing', error: 'file not found', updated_at: nowIso() })
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  async rename(id: number, path: string): Promise<Track> {
+    return this.#db
+      .updateTable('tracks')
+      .set({ path, status: 'ok', error: null, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+}

@@ -1,0 +1,369 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  type Bus,
+  componentLogger,
+  type EventPayloads,
+  type EventType,
+  type LibraryScan,
+  type Logger,
+  locateFfmpeg,
+  type PlayerStatus,
+  type StateKey,
+  type StateValues,
+} from '@radio/core';
+import type { DbHandle } from '@radio/db';
+import { AmplifySetting } from './amplify-setting.ts';
+import { registerBusCommands } from './bus-commands.ts';
+import { registerBuiltins } from './control/builtins.ts';
+import { CommandRegistry } from './control/registry.ts';
+import { ControlServer } from './control/server.ts';
+import { registerStationCommands } from './control/station-commands.ts';
+import { PlayoutController, toQueueItem } from './controller.ts';
+import { SchedulerError } from './errors.ts';
+import { Library, type LibraryChange } from './library/library.ts';
+import { NowPlaying } from './now-playing.ts';
+import { Amplifier } from './operators/amplify.ts';
+import { type ResolvedOptions, resolveOptions, type SchedulerOptions } from './options.ts';
+import { MountOutput, type MountStatus } from './outputs/mount-output.ts';
+import { BYTES_PER_FRAME, CHANNELS } from './pcm.ts';
+import { Clock } from './playout/clock.ts';
+import { Player } from './playout/player.ts';
+import type { Db } from './repositories/db.ts';
+import { HistoryRepository } from './repositories/history-repository.ts';
+import { PlaylistRepository } from './repositories/playlist-repository.ts';
+import { SettingsRepository } from './repositories/settings-repository.ts';
+import { TrackRepository } from './repositories/track-repository.ts';
+import { RequestIds } from './sources/queue-entry.ts';
+import { Upcoming } from './sources/upcoming.ts';
+
+export interface SchedulerDeps {
+  /** The database (`createDb(...)` handle or its Kysely instance), migrated. */
+  db: DbHandle | Db;
+  bus: Bus;
+  logger: Logger;
+}
+
+export interface SchedulerStatus {
+  readonly player: PlayerStatus;
+  readonly mounts: readonly MountStatus[];
+  readonly library: { readonly tracks: number; readonly lastScan: LibraryScan | null };
+  readonly controlPort: number;
+}
+
+export interface Scheduler {
+  /** Loads the library, starts playout, outputs, control port and bus handlers; resolves after the first full scan. */
+  start(): Promise<void>;
+  /** Stops everything in reverse order; idempotent. A stopped scheduler is not restarted. */
+  stop(): Promise<void>;
+  /** The control port's TCP port (the real one when CONTROL_PORT was 0); 0 before start. */
+  readonly controlPort: number;
+  readonly controlHost: string;
+  /** The control port's command table, for components that add their own commands. */
+  readonly commands: CommandRegistry;
+  status(): SchedulerStatus;
+}
+
+const QUEUE_PUBLISH_MS = 100;
+const RECENT_HISTORY = 20;
+
+function isDbHandle(db: DbHandle | Db): db is DbHandle {
+  return typeof (db as DbHandle).ping === 'function' && 'db' in db;
+}
+
+/** Creates the scheduler (nothing runs until `start`). Throws SCHEDULER_INVALID_OPTIONS. */
+export function createScheduler(options: SchedulerOptions, deps: SchedulerDeps): Scheduler {
+  const resolved = resolveOptions(options);
+  if (!deps?.db || !deps.bus || !deps.logger) {
+    throw new SchedulerError(
+      'SCHEDULER_INVALID_OPTIONS',
+      'createScheduler: db, bus and logger are required',
+    );
+  }
+  return new SchedulerImpl(resolved, deps);
+}
+
+class SchedulerImpl implements Scheduler {
+  readonly #options: ResolvedOptions;
+  readonly #bus: Bus;
+  readonly #db: Db;
+  readonly #log: Logger;
+  /** The logger given in deps: each component's logger is a child of it (one `component`). */
+  readonly #root: Logger;
+  readonly commands = new CommandRegistry();
+  #control: ControlServer | null = null;
+  #library: Library | null = null;
+  #upcoming: Upcoming | null = null;
+  #player: Player | null = null;
+  #clock: Clock | null = null;
+  #mounts: MountOutput[] = [];
+  #nowPlaying: NowPlaying | null = null;
+  #controller: PlayoutController | null = null;
+  #cleanups: (() => void)[] = [];
+  #queueTimer: NodeJS.Timeout | null = null;
+  #startedAt = Date.now();
+  #state: 'new' | 'starting' | 'running' | 'stopped' = 'new';
+  #stopping: Promise<void> | null = null;
+
+  constructor(options: ResolvedOptions, deps: SchedulerDeps) {
+    this.#options = options;
+    this.#bus = deps.bus;
+    this.#db = isDbHandle(deps.db) ? deps.db.db : deps.db;
+    this.#root = deps.logger;
+    this.#log = componentLogger(deps.logger, 'scheduler');
+  }
+
+  get controlPort(): number {
+    return this.#control?.port ?? 0;
+  }
+
+  get controlHost(): string {
+    return this.#options.controlHost;
+  }
+
+  async start(): Promise<void> {
+    if (this.#state !== 'new') {
+      throw new SchedulerError(
+        'SCHEDULER_STOPPED',
+        'this scheduler was already started; create a new one',
+      );
+    }
+    this.#state = 'starting';
+    this.#startedAt = Date.now();
+    try {
+      await this.#start();
+      if (this.#stopping) return;
+      this.#state = 'running';
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  async #start(): Promise<void> {
+    const options = this.#options;
+    const log = this.#log;
+    const ffmpegPath = locateFfmpeg({ ffmpegPath: options.ffmpegPath }).path;
+    await mkdir(resolve(options.musicDir), { recursive: true });
+    const root = await realpath(resolve(options.musicDir));
+
+    const history = new HistoryRepository(this.#db);
+    const amplifier = new Amplifier(1);
+    const amplify = new AmplifySetting(
+      amplifier,
+      new SettingsRepository(this.#db),
+      componentLogger(this.#root, 'amplify'),
+    );
+    await amplify.load();
+    await history.closeDangling();
+
+    const library = new Library({
+      root,
+      tracks: new TrackRepository(this.#db),
+      logger: componentLogger(this.#root, 'library'),
+      watch: options.watch,
+    });
+    this.#library = library;
+    await library.load();
+
+    const upcoming = new Upcoming({ ids: new RequestIds() });
+    this.#upcoming = upcoming;
+    upcoming.init(library.tracks(), await history.recentTrackIds(RECENT_HISTORY));
+
+    this.#mounts = options.mounts.map(
+      (spec) =>
+        new MountOutput({
+          spec,
+          station: options.station,
+          ffmpegPath,
+          streamUrl: options.streamUrl,
+          sourcePassword: options.sourcePassword,
+          admin: options.admin,
+          logger: this.#root,
+          backoffMs: options.reconnectBackoffMs,
+        }),
+    );
+
+    let player: Player | null = null;
+    const nowPlaying = new NowPlaying({
+      bus: this.#bus,
+      history,
+      mounts: this.#mounts,
+      logger: componentLogger(this.#root, 'now-playing'),
+      amplify: () => amplify.value,
+      position: () => player?.onAir()?.position ?? null,
+    });
+    this.#nowPlaying = nowPlaying;
+    player = new Player({
+      ffmpegPath,
+      musicDir: root,
+      logger: componentLogger(this.#root, 'player'),
+      crossfadeSeconds: options.crossfadeSeconds,
+      supply: upcoming,
+      amplifier,
+      events: {
+        onTrackStart: (entry, frame) => nowPlaying.trackStarted(entry, frame),
+        onTrackEnd: (entry, reason) => nowPlaying.trackEnded(entry, reason),
+        onTrackFailed: (entry, reason, fileFault) => {
+          if (!fileFault) return;
+          void library.markUnplayable(entry.track.id, reason).catch((error: unknown) => {
+            log.warn({ err: error }, 'cannot mark a track invalid');
+          });
+        },
+        onStateChange: (state) => nowPlaying.stateChanged(state),
+      },
+    });
+    this.#player = player;
+    const controller = new PlayoutController({
+      library,
+      upcoming,
+      player,
+      nowPlaying,
+      amplify,
+      playlists: new PlaylistRepository(this.#db),
+    });
+    this.#controller = controller;
+
+    const playerRef = player;
+    this.#cleanups.push(
+      upcoming.onChange(() => {
+        playerRef.refreshNext();
+        this.#scheduleQueuePublish();
+      }),
+      library.onChange((change) => this.#onLibraryChange(change)),
+      library.onScan((scan) => this.#publish('library.scan', scan, 'library-scan')),
+      amplify.onChange(() => nowPlaying.publishState()),
+    );
+
+    // The playout: the clock pulls PCM from the player and hands the same block to every encoder.
+    const maxBlockFrames = 4410;
+    const block = Buffer.alloc(maxBlockFrames * BYTES_PER_FRAME);
+    const samples = new Int16Array(block.buffer, block.byteOffset, maxBlockFrames * CHANNELS);
+    const mounts = this.#mounts;
+    this.#clock = new Clock({
+      logger: componentLogger(this.#root, 'clock'),
+      intervalMs: options.clockIntervalMs,
+      maxBlockFrames,
+      onBlock: (frames, startFrame) => {
+        try {
+          playerRef.produce(block, samples, frames, startFrame);
+          // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
+          const pcm = Buffer.from(block.subarray(0, frames * BYTES_PER_FRAME));
+          for (const mount of mounts) mount.write(pcm, startFrame);
+        } catch (error) {
+          log.error({ err: error }, 'playout block failed');
+        }
+      },
+    });
+    for (const mount of mounts) mount.start();
+    this.#clock.start();
+
+    registerBuiltins(this.commands, () => this.#startedAt);
+    registerStationCommands(this.commands, controller, () => root);
+    const control = new ControlServer({
+      host: options.controlHost,
+      port: options.controlPort,
+      registry: this.commands,
+      logger: componentLogger(this.#root, 'control'),
+      ...options.control,
+    });
+    this.#control = control;
+    await control.start();
+
+    this.#cleanups.push(registerBusCommands(this.#bus, controller));
+    nowPlaying.publishState();
+    this.#scheduleQueuePublish();
+    log.info(
+      {
+        musicDir: root,
+        tracks: library.tracks().length,
+        controlPort: control.port,
+        streamUrl: options.streamUrl.origin,
+        crossfade: options.crossfadeSeconds,
+      },
+      'scheduler started',
+    );
+    await library.watchAndScan();
+  }
+
+  status(): SchedulerStatus {
+    const player: PlayerStatus = this.#controller?.status() ?? {
+      state: 'stopped',
+      nowPlaying: null,
+      position: null,
+      amplify: 1,
+    };
+    return {
+      player,
+      mounts: this.#mounts.map((mount) => mount.status()),
+      library: {
+        tracks: this.#library?.tracks().length ?? 0,
+        lastScan: this.#library?.lastScan() ?? null,
+      },
+      controlPort: this.controlPort,
+    };
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
+    this.#state = 'stopped';
+    for (const cleanup of this.#cleanups.splice(0).reverse()) cleanup();
+    if (this.#queueTimer) clearTimeout(this.#queueTimer);
+    this.#queueTimer = null;
+    const step = async (name: string, work: () => Promise<void> | void): Promise<void> => {
+      try {
+        await work();
+      } catch (error) {
+        this.#log.warn({ err: error, step: name }, 'stop step failed');
+      }
+    };
+    await step('control', () => this.#control?.stop());
+    await step('clock', () => this.#clock?.stop());
+    await step('player', () => this.#player?.close());
+    await step('outputs', () =>
+      Promise.all(this.#mounts.map((mount) => mount.stop())).then(() => {}),
+    );
+    await step('library', () => this.#library?.stop());
+    await step('now-playing', () => this.#nowPlaying?.settle());
+    this.#log.info('scheduler stopped');
+  }
+
+  #onLibraryChange(change: LibraryChange): void {
+    this.#upcoming?.applyLibraryChange(change);
+    const small = change.paths.length <= 100;
+    this.#publish('library.changed', {
+      added: change.added.length,
+      updated: change.updated.length,
+      removed: change.removed.length,
+      invalid: change.invalid.length,
+      ...(small ? { paths: [...change.paths] } : {}),
+    });
+  }
+
+  #scheduleQueuePublish(): void {
+    if (this.#queueTimer || this.#state === 'stopped') return;
+    this.#queueTimer = setTimeout(() => {
+      this.#queueTimer = null;
+      const upcoming = this.#upcoming;
+      if (!upcoming || this.#state === 'stopped') return;
+      const snapshot = { items: upcoming.list().map(toQueueItem) };
+      this.#publish('queue.changed', snapshot, 'queue');
+    }, QUEUE_PUBLISH_MS);
+  }
+
+  /** Publishes an event (and its state key); a bus that is down is logged, never fatal. */
+  #publish<T extends EventType>(type: T, payload: EventPayloads[T], stateKey?: StateKey): void {
+    const bus = this.#bus;
+    const send = async (): Promise<void> => {
+      await bus.publish(type, payload);
+      if (stateKey) await bus.setState(stateKey, payload as StateValues[typeof stateKey]);
+    };
+    send().catch((error: unknown) =>
+      this.#log.warn({ err: error, type }, 'cannot publish on the bus'),
+    );
+  }
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
+import type { TrackTags } from '../src/library/probe.ts';
+import { HistoryRepository } from '../src/repositories/history-repository.ts';
+import { PlaylistRepository } from '../src/repositories/playlist-repository.ts';
+import { SettingsRepository } from '../src/repositories/settings-repository.ts';
+import { TrackRepository } from '../src/repositories/track-repository.ts';
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Target {
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+const dialects: { name: string; setup: () => Promise<Target> }[] = [
+  {
+    name: 'sqlite',
+    async setup() {
+      const dir = await mkdtemp(join(tmpdir(), 'sched-repo-'));
+      return {
+        url: `sqlite:${join(dir, 'radio.db')}`,
+        cleanup: () => rm(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'postgres',
+    async setup() {
+      const schema = `sched_test_${randomBytes(6).toString('hex')}`;
+      return {
+        url: `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`,
+        async cleanup() {
+          const admin = await createDb(POSTGRES_URL);
+          try {
+            await admin.db.schema.dropSchema(schema).ifExists().cascade().execute();
+          } finally {
+            await admin.close();
+          }
+        },
+      };
+    },
+  },
+];
+
+const tags: TrackTags = {
+  title: 'Song',
+  artist: 'Band',
+  album: 'LP',
+  genre: 'Jazz',
+  year: 2020,
+  trackNo: 2,
+  duration: 181.5,
+  format: 'mp3',
+  bitrate: 128_000,
+  sampleRate: 44_100,
+  channels: 2,
+  hasCover: true,
+};
+
+describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
+  let target: Target;
+  let handle: DbHandle;
+
+  beforeAll(async () => {
+    target = await setup();
+    handle = await createDb(target.url);
+    await migrateToLatest(handle.db);
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await target?.cleanup();
+  });
+
+  it('stores tracks, their stamps, invalid files, moves and deletions the same way', async () => {
+    const tracks = new TrackRepository(handle.db);
+    const facts = { size: 5_000_000, mtime: 1_763_722_380_123 };
+    const row = await tracks.saveOk('a/song.mp3', facts, tags);
+    expect(row).toMatchObject({
+      path: 'a/song.mp3',
+      title: 'Song',
+      status: 'ok',
+      error: null,
+      duration: 181.5,
+    });
+    expect(Number(row.has_cover)).toBe(1);
+    const again = await tracks.saveOk(
+      'a/song.mp3',
+      { ...facts, size: 5_000_001 },
+      { ...tags, title: 'Song 2' },
+    );
+    expect(again.id).toBe(row.id);
+    expect(again.title).toBe('Song 2');
+    const bad = await tracks.saveInvalid(
+      'b/bad.mp3',
+      { size: 0, mtime: 1 },
+      'mp3',
+      'empty file (0 bytes)',
+    );
+    expect(bad).toMatchObject({ status: 'invalid', error: 'empty file (0 bytes)' });
+    const stamps = await tracks.stamps();
+    expect(stamps.find((s) => s.path === 'a/song.mp3')).toEqual({
+      id: row.id,
+      path: 'a/song.mp3',
+      size: 5_000_001,
+      mtime: facts.mtime,
+      status: 'ok',
+    });
+    expect((await tracks.playable()).map((t) => t.path)).toEqual(['a/song.mp3']);
+    await tracks.markMissing([row.id]);
+    expect(await tracks.findMovedCandidate({ size: 5_000_001, mtime: facts.mtime })).toMatchObject({
+      id: row.id,
+    });
+    const moved = await tracks.rename(row.id, 'c/moved.mp3');
+    expect(moved).toMatchObject({ id: row.id, path: 'c/moved.mp3', status: 'ok' });
+    await tracks.markInvalid(row.id, 'decoder failed');
+    expect(await tracks.findById(row.id)).toMatchObject({
+      status: 'invalid',
+      error: 'decoder failed',
+    });
+  });
+
+  it('keeps settings as JSON and writes play history', async () => {
+    const settings = new SettingsRepository(handle.db);
+    expect(await settings.get('amplify')).toBeUndefined();
+    await settings.set('amplify', 0.5);
+    await settings.set('amplify', 0.75);
+    expect(await settings.get('amplify')).toBe(0.75);
+
+    const tracks = new TrackRepository(handle.db);
+    const track = await tracks.saveOk('h/one.mp3', { size: 1, mtime: 1 }, tags);
+    const history = new HistoryRepository(handle.db);
+    const id = await history.start({
+      trackId: track.id,
+      title: 'One',
+      artist: null,
+      source: 'request',
+      requestId: '12',
+      startedAt: new Date('2026-11-21T10:00:00.000Z'),
+    });
+    await history.start({
+      trackId: null,
+      title: 'Gone',
+      artist: null,
+      source: 'rotation',
+      requestId: null,
+      startedAt: new Date('2026-11-21T10:05:00.000Z'),
+    });
+    expect(await history.recentTrackIds(5)).toEqual([track.id]);
+    await history.closeDangling();
+    await history.end(id, new Date('2026-11-21T10:03:00.000Z'));
+    const rows = await handle.db.selectFrom('play_history').selectAll().orderBy('id').execute();
+    expect(rows[0]).toMatchObject({
+      ended_at: '2026-11-21T10:03:00.000Z',
+      source: 'request',
+      request_id: '12',
+    });
+    expect(rows[1]?.ended_at).not.toBeNull();
+  });
+
+  it('reads a playlist in order', async () => {
+    const tracks = new TrackRepository(handle.db);
+    const one = await tracks.saveOk('p/1.mp3', { size: 1, mtime: 1 }, tags);
+    const two = await tracks.saveOk('p/2.mp3', { size: 1, mtime: 1 }, tags);
+    const user = await handle.db
+      .insertInto('users')
+      .values({ username: `dj${randomBytes(3).toString('hex')}`, password_hash: 'x', role: 'dj' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const list = await handle.db
+      .insertInto('playlists')
+      .values({ owner_id: user.id, name: 'Mix' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto('playlist_items')
+      .values([
+        { playlist_id: list.id, track_id: one.id, position: 2 },
+        { playlist_id: list.id, track_id: two.id, position: 1 },
+      ])
+      .execute();
+    const playlists = new PlaylistRepository(handle.db);
+    expect(await playlists.exists(list.id)).toBe(true);
+    expect(await playlists.exists(list.id + 1000)).toBe(false);
+    expect(await playlists.trackIds(list.id)).toEqual([two.id, one.id]);
+  });
+});
