@@ -1,0 +1,543 @@
+/**
+ * `pnpm bench:api`: requests per second and p50/p99 latency of GET /tracks?q=… and GET /player
+ * beside a trivial route of the same app (GET /auth-status with a session: the same middleware,
+ * no work), under 32 concurrent keep-alive clients on loopback, with 10,000 tracks. Searches
+ * rotate through ten queries (as listeners repeat popular searches and page through results),
+ * and a second search row sends a query never seen before on every request (no result reuse).
+ * The api process's CPU time per request is printed too: unlike latency, it barely depends on
+ * what else the machine is running.
+ *
+ * Two set-ups, as the station runs them:
+ *  - PostgreSQL, Redis bus, sessions in Redis (the containers);
+ *  - SQLite, in-process bus, sessions in SQLite (embedded mode).
+ * The api runs in a child process so the load generator does not share its event loop. A small
+ * command handler on the same bus answers player.status and queue.list as the scheduler would.
+ *
+ * Environment: BENCH_SECONDS (5 per route), BENCH_WARMUP_SECONDS (2), BENCH_CONCURRENCY (32),
+ * BENCH_TRACKS (10000), BENCH_DIALECTS (postgres,sqlite), BENCH_ROUTES (e.g. tracks,player).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Bus,
+  createMemoryBus,
+  createMemoryHub,
+  createRedisBus,
+  type QueueItem,
+  silentLogger,
+} from '@radio/core';
+import {
+  containsIgnoreCase,
+  createDb,
+  type DbHandle,
+  migrateToLatest,
+  type NewTrack,
+} from '@radio/db';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
+import { createApi } from '../src/index.ts';
+import { TracksRepository } from '../src/repositories/tracks.repository.ts';
+import { hashPassword } from '../src/services/passwords.ts';
+import { TrackSnapshot } from '../src/services/track-index.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const TRACKS = Number(process.env.BENCH_TRACKS ?? 10_000);
+/** Only the routes whose name contains one of these words (all when unset). */
+const ROUTES = process.env.BENCH_ROUTES?.split(',');
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'postgres,sqlite').split(',') as Array<
+  'postgres' | 'sqlite'
+>;
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const BASE = '/api/radio';
+const USER = 'bench';
+const PASSWORD = 'bench password 1';
+
+// ---------------------------------------------------------------------------------------------
+// The library: deterministic, varied tags, so searches hit from a handful to thousands of rows.
+
+const WORDS = (
+  'love night blue dance rain fire heart star city dream gold river moon sun echo wild ghost ' +
+  'storm light shadow summer winter road home girl boy time world life soul fever paradise ' +
+  'midnight electric velvet crystal thunder ocean desert silver neon broken golden lonely ' +
+  'sweet cold hot young forever tonight morning angel devil heaven sky fall rise run'
+).split(' ');
+const GENRES = [
+  'Rock',
+  'Pop',
+  'Jazz',
+  'Electronic',
+  'Hip-Hop',
+  'Classical',
+  'Folk',
+  'Soul',
+  'Metal',
+  'Ambient',
+];
+
+function pick(seed: number, list: readonly string[]): string {
+  return list[Math.abs(Math.imul(seed, 2_654_435_761) >>> 7) % list.length] as string;
+}
+
+function library(count: number): NewTrack[] {
+  const rows: NewTrack[] = [];
+  for (let i = 0; i < count; i++) {
+    const artistNo = i % 700;
+    const albumNo = Math.floor(i / 10);
+    const artist = `${pick(artistNo * 3 + 1, WORDS)} ${pick(artistNo * 5 + 2, WORDS)} ${artistNo % 3 === 0 ? 'Band' : 'Project'}`;
+    rows.push({
+      path: `${artist}/${albumNo}/${String(i % 10).padStart(2, '0')} track ${i}.mp3`,
+      title: `${pick(i * 7 + 3, WORDS)} ${pick(i * 11 + 5, WORDS)}${i % 4 === 0 ? ` ${pick(i * 13 + 1, WORDS)}` : ''}`,
+      artist: artist.replace(/^./, (c) => c.toUpperCase()),
+      album: `${pick(albumNo * 17 + 4, WORDS)} ${pick(albumNo * 19 + 6, WORDS)} ${albumNo}`,
+      genre: pick(artistNo, GENRES),
+      year: 1960 + (albumNo % 64),
+      track_no: (i % 10) + 1,
+      duration: 120 + (i % 240),
+      format: 'mp3',
+      bitrate: 192_000,
+      sample_rate: 44_100,
+      channels: 2,
+      has_cover: i % 3 === 0 ? 1 : 0,
+      size: 4_000_000 + i,
+      mtime: 1_700_000_000_000 + i,
+      status: i % 97 === 0 ? 'invalid' : 'ok',
+      error: i % 97 === 0 ? 'no audio stream' : null,
+    });
+  }
+  return rows;
+}
+
+/** Words searched for, in rotation: common and rare words, two-word searches, a near miss. */
+const QUERIES = [
+  'love',
+  'night fire',
+  'electric',
+  'band',
+  'velvet ocean',
+  'xyzzy',
+  'moon 42',
+  'gol',
+  'paradise city',
+  'summer',
+];
+
+// ---------------------------------------------------------------------------------------------
+// The server side (child process).
+
+interface ServeArgs {
+  dialect: 'postgres' | 'sqlite';
+  url: string;
+  redisPrefix: string;
+}
+
+/** Answers the scheduler's read commands, as services/scheduler would. */
+function answerLikeTheScheduler(bus: Bus): void {
+  const queue: QueueItem[] = Array.from({ length: 5 }, (_, i) => ({
+    requestId: `r${i}`,
+    trackId: i + 1,
+    path: `queued-${i}.mp3`,
+    title: `Queued ${i}`,
+    artist: 'Someone',
+    duration: 200,
+    kind: 'request' as const,
+  }));
+  const startedAt = Date.now();
+  bus.handleCommands({
+    'player.status': () => ({
+      state: 'playing',
+      position: (Date.now() - startedAt) / 1000,
+      amplify: 1,
+      nowPlaying: {
+        trackId: 1,
+        requestId: null,
+        path: 'now.mp3',
+        title: 'Now Playing',
+        artist: 'Someone',
+        album: 'Somewhere',
+        duration: 3600,
+        startedAt,
+        source: 'rotation',
+      },
+    }),
+    'queue.list': () => ({ items: queue }),
+  });
+}
+
+async function serve(args: ServeArgs): Promise<void> {
+  const logger = silentLogger();
+  const db = await createDb(args.url, { maxConnections: 10 });
+  let apiBus: Bus;
+  let schedulerBus: Bus;
+  let redis: Redis | undefined;
+  if (args.dialect === 'postgres') {
+    apiBus = await createRedisBus({ url: REDIS_URL, logger, prefix: args.redisPrefix });
+    schedulerBus = await createRedisBus({ url: REDIS_URL, logger, prefix: args.redisPrefix });
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  } else {
+    const hub = createMemoryHub();
+    apiBus = createMemoryBus({ logger, hub });
+    schedulerBus = createMemoryBus({ logger, hub });
+  }
+  answerLikeTheScheduler(schedulerBus);
+  const api = await createApi(
+    {
+      sessionSecret: randomBytes(24).toString('hex'),
+      streamUrl: 'http://127.0.0.1:9',
+      musicDir: tmpdir(),
+      redisPrefix: args.redisPrefix,
+      limits: { loginPerIp: { max: 1000, windowMs: 60_000 } },
+    },
+    { db, bus: apiBus, logger, redis },
+  );
+  const server = await api.listen(0, '127.0.0.1');
+  process.send?.({ port: server.port });
+  process.on('message', async (message) => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMicros: user + system });
+      return;
+    }
+    if (message !== 'stop') return;
+    await api.close();
+    await Promise.all([apiBus.close(), schedulerBus.close()]);
+    await redis?.quit();
+    await db.close();
+    process.exit(0);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load generator (parent process).
+
+interface Result {
+  requests: number;
+  errors: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+function get(agent: Agent, port: number, path: string, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: { cookie } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/** CONCURRENCY clients, each sending its next request as soon as the last one is answered. */
+async function load(
+  port: number,
+  cookie: string,
+  paths: () => string,
+  seconds: number,
+): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const status = await get(agent, port, paths(), cookie);
+        latencies.push(performance.now() - t0);
+        if (status !== 200) errors += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
+}
+
+async function login(port: number): Promise<string> {
+  const body = JSON.stringify({ username: USER, password: PASSWORD });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `${BASE}/auth/login`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        const cookie = String(res.headers['set-cookie'] ?? '').split(';')[0];
+        if (res.statusCode !== 200 || !cookie) reject(new Error(`login failed: ${res.statusCode}`));
+        else resolve(cookie);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function prepare(
+  dialect: 'postgres' | 'sqlite',
+): Promise<{ url: string; searchRows: string[][]; cleanup(): Promise<void> }> {
+  let url: string;
+  let dir: string | null = null;
+  const schema = `api_bench_${randomBytes(4).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    dir = await mkdtemp(join(tmpdir(), 'radio-api-bench-'));
+    url = `sqlite:${join(dir, 'radio.db')}`;
+  } else {
+    url = `${POSTGRES_URL}?schema=${schema}`;
+  }
+  const db: DbHandle = await createDb(url);
+  await migrateToLatest(db.db);
+  const rows = library(TRACKS);
+  for (let i = 0; i < rows.length; i += 500)
+    await db.db
+      .insertInto('tracks')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  await db.db
+    .insertInto('users')
+    .values({ username: USER, password_hash: await hashPassword(PASSWORD), role: 'admin' })
+    .execute();
+  if (dialect === 'postgres') await sql`analyze`.execute(db.db);
+  const searchRows = await searchAlone(db);
+  await db.close();
+  return {
+    url,
+    searchRows,
+    async cleanup() {
+      if (dialect === 'postgres') {
+        const admin = await createDb(POSTGRES_URL);
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin.db);
+        await admin.close();
+      }
+      if (dir !== null) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+const searchQuery = (q: string): TrackListQuery => ({
+  q,
+  status: 'ok',
+  sort: 'artist',
+  order: 'asc',
+  page: 1,
+  limit: 50,
+});
+
+/**
+ * The search alone, in this process: what a SQL substring scan costs per search (what the
+ * in-memory index replaces) and what the index costs, built, new and repeated.
+ */
+async function searchAlone(db: DbHandle): Promise<string[][]> {
+  const name = db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  const scans: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of QUERIES) {
+      const started = performance.now();
+      let query = db.db.selectFrom('tracks').where('status', '=', 'ok');
+      for (const word of q.split(' ')) {
+        query = query.where((eb) =>
+          eb.or([
+            containsIgnoreCase('title', word),
+            containsIgnoreCase('artist', word),
+            containsIgnoreCase('album', word),
+          ]),
+        );
+      }
+      await Promise.all([
+        query
+          .selectAll()
+          .orderBy('artist')
+          .orderBy('album')
+          .orderBy('track_no')
+          .limit(50)
+          .execute(),
+        query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
+      ]);
+      scans.push(performance.now() - started);
+    }
+  }
+
+  let started = performance.now();
+  const snapshot = new TrackSnapshot(await new TracksRepository(db).loadAll());
+  snapshot.searchJson(searchQuery('love'));
+  const build = performance.now() - started;
+  const fresh: number[] = [];
+  for (let n = 0; n < 300; n++) {
+    started = performance.now();
+    snapshot.searchJson(searchQuery(`${WORDS[n % WORDS.length]} ${n}`));
+    fresh.push(performance.now() - started);
+  }
+  const repeated: number[] = [];
+  for (let n = 0; n < 300; n++) {
+    started = performance.now();
+    snapshot.searchJson(searchQuery(QUERIES[n % QUERIES.length] as string));
+    repeated.push(performance.now() - started);
+  }
+  const ms = (value: number) => value.toFixed(3);
+  const p99 = (values: number[]) => percentile(Float64Array.from(values).sort(), 99);
+  return [
+    [
+      name,
+      'SQL LIKE scan (page + count)',
+      ms(median(scans)),
+      ms(p99(scans)),
+      'what each search would cost without the index',
+    ],
+    [name, 'index: load rows + build', ms(build), '', 'once per library change'],
+    [name, 'index: search, new query', ms(median(fresh)), ms(p99(fresh)), 'a page of 50 as JSON'],
+    [
+      name,
+      'index: search, repeated query',
+      ms(median(repeated)),
+      ms(p99(repeated)),
+      'a page of 50 as JSON',
+    ],
+  ];
+}
+
+function startServer(args: ServeArgs): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(import.meta.filename, ['--serve', JSON.stringify(args)], {
+      stdio: 'inherit',
+    });
+    child.once('message', (message) =>
+      resolve({ child, port: (message as { port: number }).port }),
+    );
+    child.once('exit', (code) => reject(new Error(`the api process exited with ${code}`)));
+  });
+}
+
+/** The api process's CPU time so far (µs): load-independent, unlike latencies on a busy machine. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      const cpu = (message as { cpuMicros?: number }).cpuMicros;
+      if (cpu === undefined) return;
+      child.off('message', onMessage);
+      resolve(cpu);
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send('stop');
+  await exited;
+}
+
+async function cleanRedis(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+}
+
+async function main(): Promise<void> {
+  const table: string[][] = [];
+  const searchTable: string[][] = [];
+  for (const dialect of DIALECTS) {
+    const setupName = dialect === 'postgres' ? 'PostgreSQL + Redis' : 'SQLite, in-process';
+    console.error(`${setupName}: loading ${TRACKS} tracks ...`);
+    const database = await prepare(dialect);
+    searchTable.push(...database.searchRows);
+    const redisPrefix = `bench:api:${randomBytes(4).toString('hex')}:`;
+    const { child, port } = await startServer({ dialect, url: database.url, redisPrefix });
+    try {
+      const cookie = await login(port);
+      let q = 0;
+      const routes: Array<[string, () => string]> = [
+        ['GET /auth-status (baseline)', () => `${BASE}/auth-status`],
+        [
+          'GET /tracks?q=…',
+          () => `${BASE}/tracks?q=${encodeURIComponent(QUERIES[q++ % QUERIES.length] as string)}`,
+        ],
+        [
+          // A new search every time: no result of an earlier search can be reused.
+          'GET /tracks?q=… (every q new)',
+          () => `${BASE}/tracks?q=${encodeURIComponent(`${WORDS[q % WORDS.length]} ${q++ % 997}`)}`,
+        ],
+        ['GET /player', () => `${BASE}/player`],
+      ];
+      for (const [name, paths] of routes) {
+        if (ROUTES && !ROUTES.some((word) => name.includes(word))) continue;
+        await load(port, cookie, paths, WARMUP_SECONDS);
+        const cpuBefore = await cpuOf(child);
+        const r = await load(port, cookie, paths, SECONDS);
+        const cpuPerRequest = ((await cpuOf(child)) - cpuBefore) / r.requests;
+        console.error(`  ${name}: done`);
+        table.push([
+          setupName,
+          name,
+          (r.requests / r.seconds).toFixed(0),
+          r.p50.toFixed(2),
+          r.p99.toFixed(2),
+          cpuPerRequest.toFixed(0),
+          String(r.errors),
+        ]);
+      }
+    } finally {
+      await stopServer(child);
+      await database.cleanup();
+      await cleanRedis(redisPrefix);
+    }
+  }
+
+  console.log(
+    `\n${TRACKS} tracks, ${CONCURRENCY} concurrent keep-alive clients on loopback, ${SECONDS} s per route after ${WARMUP_SECONDS} s warm-up; ` +
+      `Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at the end. ` +
+      'Search target: p99 < 20 ms. "api CPU" is the api process\'s CPU time per request.\n',
+  );
+  printTable(['setup', 'route', 'req/s', 'p50 ms', 'p99 ms', 'api CPU µs/req', 'errors'], table);
+  console.log('\nThe search alone, in one process:\n');
+  printTable(['db', 'method', 'median ms', 'p99 ms', 'note'], searchTable);
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((row) => (row[i] as string).length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+if (process.argv[2] === '--serve') {
+  await serve(JSON.parse(process.argv[3] as string) as ServeArgs);
+} else {
+  await main();
+}

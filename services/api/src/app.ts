@@ -1,0 +1,51 @@
+import type { Logger } from '@radio/core';
+import express, { type Express, type RequestHandler } from 'express';
+import { loadUser } from './middleware/auth.ts';
+import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { requestContext } from './middleware/request-id.ts';
+import { sameOriginOnly } from './middleware/same-origin.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import type { UsersRepository } from './repositories/users.repository.ts';
+import type { ApiRouter } from './routing.ts';
+
+export const BASE_PATH = '/api/radio';
+
+export interface AppParts {
+  logger: Logger;
+  trustProxy: boolean | number | string;
+  allowedOrigins: readonly string[];
+  bodyLimit: string | number;
+  session: RequestHandler;
+  users: UsersRepository;
+  routes: ApiRouter;
+}
+
+/**
+ * The middleware order: request id and logger, security headers, then under /api/radio the
+ * origin check, the JSON body, the session and its user, the routes; 404 and the error handler
+ * last, so everything that fails ends as `{"error":{"code","message"}}`.
+ */
+export function buildApp(parts: AppParts): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Answers are per user and marked no-store; hashing every body for an ETag buys nothing.
+  app.set('etag', false);
+  app.set('trust proxy', parts.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(parts.logger));
+  app.use(securityHeaders());
+
+  const api = express.Router();
+  api.use(sameOriginOnly(parts.allowedOrigins));
+  api.use(jsonBody(parts.bodyLimit));
+  api.use(parts.session);
+  api.use(loadUser(parts.users));
+  api.use(parts.routes.router);
+  app.use(BASE_PATH, api);
+
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,24 @@
+import type { ApiRouter } from '../routing.ts';
+import type { LiveEvents } from '../services/live-events.service.ts';
+
+export function eventsController(routes: ApiRouter, events: LiveEvents): void {
+  routes.get(
+    '/events',
+    {
+      tag: 'events',
+      summary: 'Live events (Server-Sent Events)',
+      description:
+        'First the current state (player.state, player.now-playing, queue.changed, stream.listeners, ' +
+        'library.scan, each when known), then `ready`, then every change as it happens: ' +
+        'player.now-playing, player.state, queue.changed, stream.listeners, stream.source, library.scan, ' +
+        'library.changed. `data` is the JSON payload of the bus event.',
+      access: 'public',
+      produces: { contentType: 'text/event-stream', description: 'an endless event stream' },
+      errors: [503],
+    },
+    async ({ req, res }) => {
+      await events.attach(req, res);
+      return undefined;
+    },
+  );
+}

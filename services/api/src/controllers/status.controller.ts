@@ -1,0 +1,45 @@
+import { authStatusSchema } from '../dtos/auth.dto.ts';
+import { statusSchema, streamingStatusSchema } from '../dtos/status.dto.ts';
+import type { ApiRouter } from '../routing.ts';
+import type { StatusService } from '../services/status.service.ts';
+import type { StreamingService } from '../services/streaming.service.ts';
+
+export function statusController(
+  routes: ApiRouter,
+  services: { status: StatusService; streaming: StreamingService },
+): void {
+  routes.get(
+    '/status',
+    {
+      tag: 'status',
+      summary: 'Service status',
+      description:
+        'Version, uptime and the health of the database, bus, stream server and scheduler.',
+      access: 'public',
+      response: statusSchema,
+    },
+    () => services.status.status(),
+  );
+
+  routes.get(
+    '/auth-status',
+    {
+      tag: 'status',
+      summary: 'Whether the caller is logged in',
+      access: 'public',
+      response: authStatusSchema,
+    },
+    async ({ user }) => (user ? { authenticated: true, user } : { authenticated: false }),
+  );
+
+  routes.get(
+    '/streaming-status',
+    {
+      tag: 'status',
+      summary: 'Stream mounts, listeners and what is on air',
+      access: 'public',
+      response: streamingStatusSchema,
+    },
+    () => services.streaming.status(),
+  );
+}

@@ -1,0 +1,45 @@
+import { nowPlayingSchema } from '@radio/core';
+import { z } from 'zod';
+
+export const checkSchema = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type CheckDto = z.infer<typeof checkSchema>;
+
+export const healthSchema = z.object({
+  db: checkSchema.extend({ dialect: z.string() }),
+  bus: checkSchema.extend({ kind: z.string() }),
+  stream: checkSchema,
+  scheduler: checkSchema,
+});
+export type HealthDto = z.infer<typeof healthSchema>;
+
+export const statusSchema = z.object({
+  service: z.literal('api'),
+  version: z.string(),
+  uptime: z.number().describe('seconds since the api started'),
+  status: z.enum(['ok', 'degraded']).describe('degraded when any check fails'),
+  health: healthSchema,
+});
+export type StatusDto = z.infer<typeof statusSchema>;
+
+export const mountStatusSchema = z.object({
+  mount: z.string(),
+  format: z.enum(['mp3', 'aac']),
+  bitrate: z.number().describe('kbit/s'),
+  quality: z.enum(['high', 'low']),
+  url: z.string().describe('the public URL listeners use'),
+  listeners: z.number().int().nullable().describe('null when unknown'),
+  peak: z.number().int().nullable(),
+  sourceConnected: z.boolean().nullable().describe('null when unknown'),
+});
+export type MountStatusDto = z.infer<typeof mountStatusSchema>;
+
+export const streamingStatusSchema = z.object({
+  mounts: z.array(mountStatusSchema),
+  totalListeners: z.number().int().nullable(),
+  nowPlaying: nowPlayingSchema.nullable(),
+});
+export type StreamingStatusDto = z.infer<typeof streamingStatusSchema>;

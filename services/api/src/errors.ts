@@ -1,0 +1,74 @@
+import { RadioError } from '@radio/core';
+
+/**
+ * Every error the api answers with on purpose: a stable code, its HTTP status and the default
+ * message. The error handler (middleware/error-handler.ts) is the one place that turns an error
+ * into a response (`{"error":{"code","message"}}`); tests compare the code, never the words.
+ */
+export const API_ERRORS = {
+  API_VALIDATION: { status: 400, message: 'the request is not valid' },
+  API_INVALID_JSON: { status: 400, message: 'the request body is not valid JSON' },
+  API_MALFORMED_REQUEST: { status: 400, message: 'the request is not valid HTTP' },
+  API_UNAUTHENTICATED: { status: 401, message: 'log in first' },
+  API_INVALID_CREDENTIALS: { status: 401, message: 'wrong user name or password' },
+  API_WRONG_PASSWORD: { status: 403, message: 'the current password is wrong' },
+  API_FORBIDDEN: { status: 403, message: 'your role does not allow this' },
+  API_CROSS_ORIGIN: {
+    status: 403,
+    message: 'state-changing requests from another origin are refused',
+  },
+  API_ACCOUNT_DISABLED: { status: 403, message: 'this account is disabled' },
+  API_REGISTRATION_CLOSED: { status: 403, message: 'registration is closed on this station' },
+  API_NOT_FOUND: { status: 404, message: 'no such route' },
+  API_USER_NOT_FOUND: { status: 404, message: 'no such user' },
+  API_TRACK_NOT_FOUND: { status: 404, message: 'no such track' },
+  API_COVER_NOT_FOUND: { status: 404, message: 'this track has no cover art' },
+  API_PLAYLIST_NOT_FOUND: { status: 404, message: 'no such playlist' },
+  API_PLAYLIST_ITEM_NOT_FOUND: { status: 404, message: 'no such item in this playlist' },
+  API_USERNAME_TAKEN: { status: 409, message: 'this user name is taken' },
+  API_LAST_ADMIN: { status: 409, message: 'the station needs at least one active admin' },
+  API_CONFLICT: { status: 409, message: 'the request conflicts with the current state' },
+  API_PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
+  API_UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'send the request body as application/json' },
+  API_HEADERS_TOO_LARGE: { status: 431, message: 'the request headers (or the URL) are too large' },
+  API_RATE_LIMITED: { status: 429, message: 'too many attempts; try again later' },
+  API_INTERNAL: { status: 500, message: 'internal error' },
+  API_SCHEDULER_ERROR: { status: 502, message: 'the scheduler failed to carry out the command' },
+  API_SCHEDULER_UNAVAILABLE: { status: 503, message: 'the scheduler did not answer' },
+  API_BUS_UNAVAILABLE: { status: 503, message: 'the message bus is unavailable' },
+  API_SESSIONS_UNAVAILABLE: { status: 503, message: 'the session store is unavailable' },
+  API_TOO_MANY_LISTENERS: { status: 503, message: 'too many live event clients' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export interface ApiErrorOptions extends ErrorOptions {
+  /** Response headers that go with the error (`Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * An error to answer with. `code` is one of API_ERRORS, except for commands the scheduler
+ * refused: their code is the scheduler's own (`SCHEDULER_TRACK_NOT_FOUND`), passed through so
+ * clients see the real reason.
+ */
+export class ApiError extends RadioError {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ApiErrorCode, message?: string, options?: ApiErrorOptions);
+  constructor(code: string, message: string, options: ApiErrorOptions & { status: number });
+  constructor(code: string, message?: string, options: ApiErrorOptions & { status?: number } = {}) {
+    const known = (API_ERRORS as Record<string, { status: number; message: string }>)[code];
+    super(code, message ?? known?.message ?? code, options);
+    this.status = options.status ?? known?.status ?? 500;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function notFound(
+  code: Extract<ApiErrorCode, `${string}_NOT_FOUND`>,
+  message?: string,
+): ApiError {
+  return new ApiError(code, message);
+}

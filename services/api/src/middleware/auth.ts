@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import type { UsersRepository } from '../repositories/users.repository.ts';
+import { toUserDto } from '../services/mappers.ts';
+import { credentialOf } from '../services/passwords.ts';
+
+/**
+ * Sets `req.user` from the session. The user is read on every request, so a disabled or
+ * deleted account, or a changed password, ends its sessions at once.
+ */
+export function loadUser(users: UsersRepository): RequestHandler {
+  return async (req, _res, next) => {
+    req.user = null;
+    const userId = req.session?.userId;
+    if (userId === undefined) return next();
+    const row = await users.findById(userId);
+    const valid =
+      row !== undefined &&
+      row.disabled === 0 &&
+      credentialOf(row.password_hash) === req.session.credential;
+    if (!valid) {
+      delete req.session.userId;
+      delete req.session.credential;
+      return next();
+    }
+    req.user = toUserDto(row);
+    next();
+  };
+}
