@@ -1,0 +1,34 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { ensureWebBuild, isWebBuilt } from './build.ts';
+import { firstPageJs } from './bundle-size.ts';
+
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('ensureWebBuild', () => {
+  it('builds the app when there is none, precompressed, and leaves a build alone', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'radio-web-build-'));
+    dirs.push(root);
+    const distDir = join(root, 'dist');
+    expect(await isWebBuilt(distDir)).toBe(false);
+
+    await expect(ensureWebBuild({ distDir })).resolves.toEqual({ built: true });
+    expect(await isWebBuilt(distDir)).toBe(true);
+    const assets = await readdir(join(distDir, 'assets'));
+    expect(assets.some((name) => /^index-.+\.js$/.test(name))).toBe(true);
+    expect(assets.some((name) => /^index-.+\.js\.br$/.test(name))).toBe(true);
+    expect(assets.some((name) => /^index-.+\.js\.gz$/.test(name))).toBe(true);
+
+    const size = await firstPageJs(distDir);
+    expect(size.files.length).toBeGreaterThan(0);
+    expect(size.gzipBytes).toBeLessThan(200 * 1024);
+
+    await expect(ensureWebBuild({ distDir })).resolves.toEqual({ built: false });
+  }, 180_000);
+});

@@ -1,0 +1,44 @@
+import { createLogger, loadConfigOrExit, webSpec } from '@radio/core';
+import { createWebServer, WebNotBuiltError, type WebServer } from './index.ts';
+
+/*
+ * The web container's entry point: configuration from the environment only (WEB_HOST,
+ * WEB_PORT, API_URL, LOG_LEVEL), stop on SIGINT/SIGTERM. It serves a ready build; the image
+ * builds the app, and embedded mode builds it on first start (ensureWebBuild).
+ */
+const config = loadConfigOrExit(webSpec);
+const logger = createLogger({ service: 'web', level: config.LOG_LEVEL });
+
+async function start(): Promise<WebServer> {
+  try {
+    return await createWebServer(
+      { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: config.API_URL },
+      { logger },
+    );
+  } catch (error) {
+    const message =
+      error instanceof WebNotBuiltError
+        ? error.message
+        : `The web server did not start: ${(error as Error).message}`;
+    logger.fatal({ err: error }, message);
+    // One plain line for `docker logs` and terminals, written before the process ends.
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+}
+
+const server = await start();
+logger.info({ url: server.url, api: config.API_URL }, `web app on ${server.url}`);
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await server.close();
+  logger.flush(() => process.exit(0));
+}
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));

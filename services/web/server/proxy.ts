@@ -1,0 +1,162 @@
+import {
+  Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import type { Logger } from '@radio/core';
+
+/** Headers that describe one connection, not the message: never forwarded (RFC 9110 7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+export interface ApiProxyOptions {
+  /** API_URL: where the api listens (`http://127.0.0.1:3000`). */
+  target: string;
+  logger: Logger;
+}
+
+export interface ApiProxy {
+  /** Forwards one request and its answer, both streamed. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends the pooled connections to the api and any request still running. */
+  close(): void;
+}
+
+function withoutHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = new Set(HOP_BY_HOP);
+  // `Connection: x-foo` makes x-foo hop-by-hop too.
+  const connection = headers.connection;
+  if (typeof connection === 'string') {
+    for (const name of connection.split(',')) named.add(name.trim().toLowerCase());
+  }
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || named.has(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The headers the api gets: the client's, less hop-by-hop ones, plus who really asked. */
+export function forwardedHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+  const headers = withoutHopByHop(req.headers);
+  const socket = req.socket;
+  const encrypted = (socket as TLSSocket).encrypted === true;
+  const clientIp = socket.remoteAddress ?? '';
+  const prior = req.headers['x-forwarded-for'];
+  const priorText = Array.isArray(prior) ? prior.join(', ') : prior;
+  headers['x-forwarded-for'] = priorText ? `${priorText}, ${clientIp}` : clientIp;
+  const host = req.headers.host ?? '';
+  headers['x-forwarded-host'] = host;
+  headers['x-forwarded-proto'] = encrypted ? 'https' : 'http';
+  const port = host.match(/:(\d+)$/)?.[1] ?? (encrypted ? '443' : '80');
+  headers['x-forwarded-port'] = port;
+  // The Host stays the browser's: the api compares it with Origin to refuse cross-site writes,
+  // and the page and the api are one origin through this proxy.
+  return headers;
+}
+
+function sendGatewayError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'Retry-After': '5',
+  });
+  res.end(body);
+}
+
+/**
+ * A streaming reverse proxy for `/api`: the request body flows to the api as it arrives and
+ * the answer flows back as the api writes it, so Server-Sent Events pass through unbuffered.
+ */
+export function createApiProxy(options: ApiProxyOptions): ApiProxy {
+  const target = new URL(options.target);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new TypeError(`createApiProxy: target must be an http(s) URL, got ${options.target}`);
+  }
+  const secure = target.protocol === 'https:';
+  const basePath = target.pathname.replace(/\/+$/, '');
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
+  const send = secure ? httpsRequest : request;
+  const log = options.logger;
+  const open = new Set<ReturnType<typeof request>>();
+
+  return {
+    handle(req, res) {
+      const upstream = send({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port || (secure ? 443 : 80),
+        method: req.method,
+        path: `${basePath}${req.url ?? '/'}`,
+        headers: forwardedHeaders(req),
+        agent,
+      });
+      open.add(upstream);
+
+      upstream.on('response', (answer) => {
+        const headers = withoutHopByHop(answer.headers);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        const type = String(answer.headers['content-type'] ?? '');
+        if (type.startsWith('text/event-stream')) {
+          // Each event must reach the browser the moment the api writes it.
+          res.socket?.setNoDelay(true);
+          res.flushHeaders();
+        }
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      });
+
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        open.delete(upstream);
+        if (res.writableEnded || res.destroyed) return;
+        log.warn({ err: error, url: req.url, code: error.code }, 'the api is not reachable');
+        sendGatewayError(
+          res,
+          502,
+          'WEB_API_UNREACHABLE',
+          'the api is not reachable; try again in a moment',
+        );
+      });
+      upstream.on('close', () => open.delete(upstream));
+
+      // The browser went away (a closed tab ends its event stream): let the api know at once.
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+      req.on('error', () => upstream.destroy());
+      req.pipe(upstream);
+    },
+
+    close() {
+      for (const upstream of open) upstream.destroy();
+      open.clear();
+      agent.destroy();
+    },
+  };
+}

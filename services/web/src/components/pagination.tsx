@@ -1,0 +1,43 @@
+/** Previous / next with "page X of Y"; hidden when everything fits on one page. */
+export function Pagination({
+  page,
+  limit,
+  total,
+  onPage,
+  label = 'Pages',
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+  label?: string;
+}) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  if (pages <= 1) return null;
+  const first = (page - 1) * limit + 1;
+  const last = Math.min(total, page * limit);
+  return (
+    <nav className="pagination" aria-label={label}>
+      <button
+        type="button"
+        className="button small"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous
+      </button>
+      <span aria-live="polite">
+        {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()} · page {page}{' '}
+        of {pages}
+      </span>
+      <button
+        type="button"
+        className="button small"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,168 @@
+import { type FormEvent, useId, useState } from 'react';
+import { api, describeError, type PlaylistScope } from '../api/client.ts';
+import { Link } from '../components/link.tsx';
+import { Pagination } from '../components/pagination.tsx';
+import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
+import { formatLongDuration, plural } from '../format.ts';
+import { useAsync } from '../hooks/use-async.ts';
+import { useSession } from '../hooks/use-session.ts';
+import { useTitle } from '../hooks/use-title.ts';
+import { toast } from '../hooks/use-toast.ts';
+import { navigate } from '../router.ts';
+
+const LIMIT = 24;
+
+function CreatePlaylist() {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [isPublic, setIsPublic] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ids = { name: useId(), description: useId(), isPublic: useId() };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Give the playlist a name.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const playlist = await api.createPlaylist({
+        name: name.trim(),
+        description: description.trim() || null,
+        isPublic,
+      });
+      toast(`Created ${playlist.name}.`);
+      navigate(`/playlists/${playlist.id}`);
+    } catch (reason) {
+      setError(describeError(reason));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card create-playlist" onSubmit={submit} aria-labelledby="create-heading">
+      <h2 id="create-heading">New playlist</h2>
+      <div className="field">
+        <label htmlFor={ids.name}>Name</label>
+        <input
+          id={ids.name}
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.description}>Description</label>
+        <textarea
+          id={ids.description}
+          rows={2}
+          maxLength={2000}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </div>
+      <label className="checkbox" htmlFor={ids.isPublic}>
+        <input
+          id={ids.isPublic}
+          type="checkbox"
+          checked={isPublic}
+          onChange={(e) => setIsPublic(e.target.checked)}
+        />
+        Public: other listeners can see it
+      </label>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="button primary" disabled={busy}>
+        {busy ? 'Creating…' : 'Create playlist'}
+      </button>
+    </form>
+  );
+}
+
+export default function PlaylistsPage() {
+  useTitle('Playlists');
+  const { user } = useSession();
+  const [scope, setScope] = useState<PlaylistScope>('all');
+  const [page, setPage] = useState(1);
+  const scopeId = useId();
+  const playlists = useAsync(
+    (signal) => api.playlists({ scope, page, limit: LIMIT }, signal),
+    [scope, page],
+  );
+
+  return (
+    <section className="page" aria-labelledby="playlists-heading">
+      <div className="page-head">
+        <h1 id="playlists-heading">Playlists</h1>
+        <div className="field compact inline">
+          <label htmlFor={scopeId}>Show</label>
+          <select
+            id={scopeId}
+            value={scope}
+            onChange={(e) => {
+              setScope(e.target.value as PlaylistScope);
+              setPage(1);
+            }}
+          >
+            <option value="all">Mine and public</option>
+            <option value="mine">Mine</option>
+            <option value="public">Public</option>
+          </select>
+        </div>
+      </div>
+      <div className="split">
+        <div>
+          {playlists.error ? (
+            <ErrorMessage error={playlists.error} onRetry={playlists.reload} />
+          ) : null}
+          {playlists.loading && !playlists.data ? <Loading label="Loading playlists…" /> : null}
+          {playlists.data && playlists.data.items.length === 0 ? (
+            <Empty>No playlists yet. Create the first one.</Empty>
+          ) : null}
+          {playlists.data && playlists.data.items.length > 0 ? (
+            <ul className="playlist-grid">
+              {playlists.data.items.map((playlist) => (
+                <li key={playlist.id}>
+                  <Link to={`/playlists/${playlist.id}`} className="card playlist-card">
+                    <span className="playlist-name">{playlist.name}</span>
+                    <span className="muted small">
+                      {plural(playlist.itemCount, 'track')} ·{' '}
+                      {formatLongDuration(playlist.duration)}
+                    </span>
+                    <span className="playlist-meta">
+                      {playlist.isPublic ? (
+                        <span className="badge">public</span>
+                      ) : (
+                        <span className="badge badge-muted">private</span>
+                      )}
+                      {playlist.owner.id === user?.id ? null : (
+                        <span className="muted small">by {playlist.owner.username}</span>
+                      )}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {playlists.data ? (
+            <Pagination
+              page={playlists.data.page}
+              limit={playlists.data.limit}
+              total={playlists.data.total}
+              onPage={setPage}
+              label="Playlist pages"
+            />
+          ) : null}
+        </div>
+        <CreatePlaylist />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import type { RouteDef } from './router.ts';
+
+export type RouteName =
+  | 'listen'
+  | 'signin'
+  | 'register'
+  | 'library'
+  | 'playlists'
+  | 'playlist'
+  | 'control'
+  | 'admin';
+
+/** Every page of the app by name; the first pattern that matches wins. */
+export const ROUTES: readonly RouteDef<RouteName>[] = [
+  { name: 'listen', pattern: '/' },
+  { name: 'signin', pattern: '/signin' },
+  { name: 'register', pattern: '/register' },
+  { name: 'library', pattern: '/library' },
+  { name: 'playlists', pattern: '/playlists' },
+  { name: 'playlist', pattern: '/playlists/:id' },
+  { name: 'control', pattern: '/control' },
+  { name: 'admin', pattern: '/admin' },
+  { name: 'admin', pattern: '/admin/:tab' },
+];

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createMemoryBus, silentLogger } from '@radio/core';
+import { createWebServer, type WebServer } from '../server/index.ts';
+import { type ApiClient, createApiClient } from '../src/api/client.ts';
+
+/*
+ * The web app's client against the api's own OpenAPI document, fetched through the web
+ * server's proxy: every call the app makes must be a documented route.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: the api's factories are typed in their own package
+type AnyFunction = (...args: any[]) => any;
+
+let dir: string;
+let web: WebServer;
+let document: { paths: Record<string, Record<string, unknown>> };
+const stops: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'radio-web-contract-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+  // Loaded by name: the api's sources are type-checked by its own package.
+  const load = (name: string): Promise<unknown> => import(name);
+  const { createDb, migrateToLatest } = (await load('@radio/db')) as {
+    createDb: (url: string) => Promise<{ db: unknown; close(): Promise<void> }>;
+    migrateToLatest: AnyFunction;
+  };
+  const { createApi } = (await load('@radio/api')) as { createApi: AnyFunction };
+  const db = await createDb(`sqlite:${join(dir, 'radio.db')}`);
+  stops.push(() => db.close());
+  await migrateToLatest(db.db);
+  const bus = createMemoryBus({ logger: silentLogger() });
+  stops.push(() => bus.close());
+  const api = await createApi(
+    {
+      sessionSecret: randomBytes(24).toString('hex'),
+      streamUrl: 'http://127.0.0.1:9',
+      musicDir: dir,
+    },
+    { db, bus, logger: silentLogger() },
+  );
+  stops.push(() => api.close());
+  const listening = await api.listen(0, '127.0.0.1');
+  web = await createWebServer(
+    { apiUrl: listening.url, port: 0, host: '127.0.0.1', distDir: dir },
+    { logger: silentLogger() },
+  );
+  stops.push(() => web.close());
+
+  const response = await fetch(`${web.url}/api/radio/openapi.json`);
+  expect(response.status).toBe(200);
+  document = (await response.json()) as typeof document;
+}, 60_000);
+
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every call of the client, with sample arguments. */
+function everyCall(api: ApiClient): (() => Promise<unknown>)[] {
+  return [
+    () => api.status(),
+    () => api.authStatus(),
+    () => api.streamingStatus(),
+    () => api.register('someone', 'a password'),
+    () => api.login('someone', 'a password'),
+    () => api.logout(),
+    () => api.me(),
+    () => api.updateMe({ username: 'other' }),
+    () => api.users({ q: 'a' }),
+    () => api.createUser({ username: 'dj1', password: 'a password', role: 'dj' }),
+    () => api.updateUser(1, { role: 'dj' }),
+    () => api.deleteUser(1),
+    () => api.tracks({ q: 'a', sort: 'title' }),
+    () => api.track(1),
+    () => fetchPath(api.coverUrl(1)),
+    () => api.artists(),
+    () => api.albums({ artist: 'x' }),
+    () => api.playlists({ scope: 'mine' }),
+    () => api.playlist(1),
+    () => api.createPlaylist({ name: 'x' }),
+    () => api.updatePlaylist(1, { name: 'y' }),
+    () => api.deletePlaylist(1),
+    () => api.addToPlaylist(1, [2]),
+    () => api.removeFromPlaylist(1, 2),
+    () => api.reorderPlaylist(1, [2, 3]),
+    () => api.playPlaylist(1, 'append'),
+    () => api.player(),
+    () => api.play(),
+    () => api.pause(),
+    () => api.stop(),
+    () => api.resume(),
+    () => api.skip(),
+    () => api.enqueue({ trackId: 1 }),
+    () => api.queue(),
+    () => api.history(),
+    () => api.setAmplify(1),
+    () => api.startScan(),
+    () => api.scanStatus(),
+    () => api.system(),
+  ];
+}
+
+let fetchPath: (url: string) => Promise<unknown> = async () => undefined;
+
+describe('the client and the api contract', () => {
+  it('calls only routes the OpenAPI document has', async () => {
+    const calls: { method: string; path: string }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const url = new URL(String(input), 'http://web.invalid');
+      calls.push({ method: (init?.method ?? 'GET').toLowerCase(), path: url.pathname });
+      return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    fetchPath = async (path) => recording(path, { method: 'GET' });
+    const api = createApiClient({ fetch: recording });
+    for (const call of everyCall(api)) await call();
+
+    const documented = Object.entries(document.paths).flatMap(([template, operations]) =>
+      Object.keys(operations).map((method) => ({
+        method,
+        template,
+        pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      })),
+    );
+    const missing = calls.filter(
+      (call) => !documented.some((op) => op.method === call.method && op.pattern.test(call.path)),
+    );
+    expect(missing).toEqual([]);
+    expect(calls.length).toBe(everyCall(api).length);
+  });
+
+  it('has the live event stream the app follows', () => {
+    expect(document.paths['/api/radio/events']?.get).toBeDefined();
+  });
+});
