@@ -1,0 +1,212 @@
+import type { CommandContext } from '../context.ts';
+import {
+  controlCommand,
+  type OnAir,
+  parseOnAir,
+  parseQueue,
+  type QueueEntry,
+} from '../control-client.ts';
+import type { ContainerInfo } from '../docker.ts';
+import { OpsError } from '../errors.ts';
+import { containerRecord, table } from '../print.ts';
+import { type Address, reachableAddress, Stack, servicePort } from '../stack.ts';
+
+const STREAM_SERVICE = 'stream';
+const SCHEDULER_SERVICE = 'scheduler';
+const HTTP_TIMEOUT_MS = 3_000;
+
+export interface MountStatus {
+  mount: string;
+  listeners: number;
+  peak: number | null;
+  bitrate: number | null;
+  contentType: string | null;
+  title: string | null;
+}
+
+/** Icecast's /status-json.xsl: `source` is absent, one object, or an array. */
+export function parseStatusJson(body: unknown): MountStatus[] {
+  const icestats = (body as { icestats?: { source?: unknown } } | null)?.icestats;
+  if (!icestats || typeof icestats !== 'object') {
+    throw new OpsError('OPS_STREAM_STATUS_FAILED', 'the stream server answered without "icestats"');
+  }
+  const raw = icestats.source;
+  const sources = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  const number = (value: unknown): number | null =>
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value !== '' && !Number.isNaN(Number(value))
+        ? Number(value)
+        : null;
+  return sources
+    .map((source: Record<string, unknown>) => {
+      let mount = typeof source.mount === 'string' ? source.mount : '';
+      if (!mount && typeof source.listenurl === 'string') {
+        try {
+          mount = new URL(source.listenurl).pathname;
+        } catch {
+          mount = source.listenurl;
+        }
+      }
+      return {
+        mount,
+        listeners: number(source.listeners) ?? 0,
+        peak: number(source.listener_peak),
+        bitrate: number(source.bitrate),
+        contentType: typeof source.server_type === 'string' ? source.server_type : null,
+        title: typeof source.title === 'string' ? source.title : null,
+      };
+    })
+    .sort((a, b) => a.mount.localeCompare(b.mount));
+}
+
+function runningContainer(stack: Stack, service: string): ContainerInfo | null {
+  if (!stack.services().includes(service)) return null;
+  return stack.containersOf(service).find((container) => container.state === 'running') ?? null;
+}
+
+async function streamMounts(address: Address): Promise<MountStatus[]> {
+  const url = `http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}/status-json.xsl`;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new OpsError('OPS_STREAM_STATUS_FAILED', `${url}: ${cause ?? (error as Error).message}`);
+  }
+  if (!response.ok) {
+    throw new OpsError('OPS_STREAM_STATUS_FAILED', `${url}: HTTP ${response.status}`);
+  }
+  return parseStatusJson(await response.json().catch(() => null));
+}
+
+interface Part<T> {
+  value: T | null;
+  error: string | null;
+}
+
+async function attempt<T>(work: () => Promise<T>): Promise<Part<T>> {
+  try {
+    return { value: await work(), error: null };
+  } catch (error) {
+    return { value: null, error: (error as Error).message };
+  }
+}
+
+/**
+ * `radioctl status`: the containers, then what the running stack says about itself: the
+ * stream server's mounts and listeners (/status-json.xsl on its published port) and the
+ * scheduler's on-air track and queue (its control port). A part that cannot be read is shown
+ * as unavailable with the reason; only Docker and the stack being absent are errors.
+ */
+export async function status(ctx: CommandContext): Promise<number> {
+  const stack = await Stack.load(ctx.docker, ctx.project);
+  const publishedHost = ctx.docker.endpoint.publishedHost;
+
+  const stream = runningContainer(stack, STREAM_SERVICE);
+  const streamAddress = stream
+    ? reachableAddress(stream, servicePort(stream, 'STREAM_PORT', 8000), publishedHost)
+    : null;
+  const scheduler = runningContainer(stack, SCHEDULER_SERVICE);
+  const controlAddress = scheduler
+    ? reachableAddress(scheduler, servicePort(scheduler, 'CONTROL_PORT', 1234), publishedHost)
+    : null;
+
+  const unavailable = (service: string, container: ContainerInfo | null): Part<never> => ({
+    value: null,
+    error: !stack.services().includes(service)
+      ? `no ${service} service in the stack`
+      : container === null
+        ? `${service} is not running`
+        : `${service} has no published port reachable from here`,
+  });
+  const [mounts, onAir, queue] = await Promise.all([
+    streamAddress
+      ? attempt(() => streamMounts(streamAddress))
+      : unavailable(STREAM_SERVICE, stream),
+    controlAddress
+      ? attempt(
+          async (): Promise<OnAir | null> =>
+            parseOnAir(await controlCommand(controlAddress, 'request.on_air')),
+        )
+      : unavailable(SCHEDULER_SERVICE, scheduler),
+    controlAddress
+      ? attempt(
+          async (): Promise<QueueEntry[]> =>
+            parseQueue(await controlCommand(controlAddress, 'request.queue')),
+        )
+      : unavailable(SCHEDULER_SERVICE, scheduler),
+  ]);
+
+  const now = ctx.now();
+  const running = stack.containers.filter((container) => container.state === 'running').length;
+  const healthy = stack.containers.filter((container) => container.health === 'healthy').length;
+  const listeners = mounts.value?.reduce((sum, mount) => sum + mount.listeners, 0) ?? null;
+
+  if (ctx.printer.json) {
+    ctx.printer.jsonValue({
+      project: stack.project.name,
+      containers: stack.containers.map((container) => containerRecord(container, now)),
+      nowPlaying: onAir.value,
+      queueLength: queue.value?.length ?? null,
+      queue: queue.value,
+      listeners,
+      mounts: mounts.value,
+      errors: {
+        stream: mounts.error,
+        scheduler: onAir.error ?? queue.error,
+      },
+    });
+    return 0;
+  }
+
+  const p = ctx.printer;
+  p.line(
+    `Project ${stack.project.name}: ${stack.containers.length} containers, ${running} running, ${healthy} healthy`,
+  );
+  p.line();
+  p.containers(stack.containers, now);
+  p.line();
+  if (onAir.error !== null) {
+    p.line(`Now playing: ${p.colourOut('unavailable', 'yellow')} (${onAir.error})`);
+  } else if (onAir.value === null) {
+    p.line('Now playing: nothing');
+  } else {
+    const track = onAir.value;
+    p.line(
+      `Now playing: ${p.colourOut(track.title, 'bold')} (${track.position} / ${track.duration}, request ${track.requestId})`,
+    );
+  }
+  if (queue.error !== null) {
+    p.line(`Queue: ${p.colourOut('unavailable', 'yellow')} (${queue.error})`);
+  } else {
+    const entries = queue.value ?? [];
+    p.line(`Queue: ${entries.length} track${entries.length === 1 ? '' : 's'}`);
+    for (const entry of entries.slice(0, 5)) {
+      p.line(`  ${entry.requestId}  ${entry.title}  [${entry.kind}]`);
+    }
+    if (entries.length > 5) p.line(`  ... and ${entries.length - 5} more`);
+  }
+  if (mounts.error !== null) {
+    p.line(`Listeners: ${p.colourOut('unavailable', 'yellow')} (${mounts.error})`);
+  } else {
+    const list = mounts.value ?? [];
+    p.line(`Listeners: ${listeners ?? 0} on ${list.length} mount${list.length === 1 ? '' : 's'}`);
+    if (list.length > 0) {
+      const rows = list.map((mount) => [
+        mount.mount,
+        String(mount.listeners),
+        mount.peak === null ? '-' : String(mount.peak),
+        mount.bitrate === null ? '-' : String(mount.bitrate),
+        mount.title ?? '',
+      ]);
+      p.line(
+        table(
+          ['  MOUNT', 'LISTENERS', 'PEAK', 'KBPS', 'TITLE'],
+          rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
+        ),
+      );
+    }
+  }
+  return 0;
+}
