@@ -48,6 +48,7 @@ export const apiSpec = {
   ADMIN_USER: v.ADMIN_USER,
   ADMIN_PASSWORD: v.ADMIN_PASSWORD,
   TRUST_PROXY: v.TRUST_PROXY,
+  REGISTRATION: v.REGISTRATION,
 };
 
 export const webSpec = {

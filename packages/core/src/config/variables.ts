@@ -70,4 +70,5 @@ export const variables = {
     'seconds of crossfade between tracks, 0-30 (0 = gapless)',
   ),
   TRUST_PROXY: variable(boolean, 'true or false'),
+  REGISTRATION: variable(z.enum(['open', 'closed']).default('open'), 'open or closed'),
 } as const;

@@ -1,0 +1,151 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createApi } from '@radio/api';
+import {
+  type Bus,
+  type ConfigOf,
+  createMemoryBus,
+  describeConfig,
+  embeddedSpec,
+  ffmpegVersion,
+  type Logger,
+  locateFfmpeg,
+} from '@radio/core';
+import { createDb, migrateToLatest } from '@radio/db';
+import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
+import { createStreamServer } from '@radio/stream';
+import { createWebServer, ensureWebBuild } from '@radio/web';
+import { ensureMusic } from './music.ts';
+import type { SecretName } from './secrets.ts';
+
+/** The embedded configuration once the launcher has filled in the generated secrets. */
+export type StationConfig = ConfigOf<typeof embeddedSpec> & Record<SecretName, string>;
+
+export interface StationUrl {
+  readonly name: string;
+  readonly url: string;
+}
+
+export interface RunningStation {
+  readonly urls: readonly StationUrl[];
+  /** Stops every part in the reverse order of start. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** What a part of the station leaves behind once started: its URLs and how to stop it. */
+interface StartedPart {
+  readonly urls?: readonly StationUrl[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every service of the station in this process with the in-process bus and SQLite
+ * (DESIGN.md: embedded mode). A part that fails to start stops the parts before it.
+ */
+export async function startStation(config: StationConfig, logger: Logger): Promise<RunningStation> {
+  const started: StartedPart[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const part of started.splice(0).reverse()) {
+      await part.stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+    }
+  };
+
+  try {
+    const dataDir = resolve(config.DATA_DIR);
+    await mkdir(dataDir, { recursive: true });
+
+    const ffmpeg = locateFfmpeg({ ffmpegPath: config.FFMPEG_PATH });
+    logger.info(
+      { ffmpeg: ffmpeg.path, source: ffmpeg.source, version: await ffmpegVersion(ffmpeg.path) },
+      'ffmpeg found',
+    );
+    await ensureMusic(resolve(config.MUSIC_DIR), ffmpeg.path, logger);
+
+    const databaseUrl = config.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'radio.db')}`;
+    const database = await createDb(databaseUrl);
+    started.push({ stop: () => database.close() });
+    const migrated = await migrateToLatest(database.db);
+    logger.info({ database: database.target, applied: migrated.applied }, 'database ready');
+
+    const bus: Bus = createMemoryBus({ logger: logger.child({ component: 'bus' }) });
+    started.push({ stop: () => bus.close() });
+
+    const stream = await createStreamServer(
+      {
+        host: config.STREAM_HOST,
+        port: config.STREAM_PORT,
+        ...(config.PUBLIC_STREAM_URL ? { publicUrl: config.PUBLIC_STREAM_URL } : {}),
+        adminUser: config.ADMIN_USER,
+        adminPassword: config.ADMIN_PASSWORD,
+        sourcePassword: config.SOURCE_PASSWORD,
+        dataDir,
+        runningConfig: describeConfig(embeddedSpec, config),
+      },
+      { logger: logger.child({ service: 'stream' }), bus },
+    );
+    started.push({
+      urls: [
+        { name: 'Stream (MP3 128k)', url: `${stream.url}/radio.mp3` },
+        { name: 'Stream (AAC 96k)', url: `${stream.url}/radio.aac` },
+        { name: 'Stream (MP3 64k)', url: `${stream.url}/radio-low.mp3` },
+        { name: 'Stream server admin', url: `${stream.url}/admin/` },
+      ],
+      stop: () => stream.close(),
+    });
+
+    const scheduler = createScheduler(
+      schedulerOptionsFromConfig({ ...config, STREAM_URL: stream.url }),
+      { db: database, bus, logger: logger.child({ service: 'scheduler' }) },
+    );
+    started.push({ stop: () => scheduler.stop() });
+    await scheduler.start();
+    started.push({
+      urls: [
+        { name: 'Control port', url: `telnet://${scheduler.controlHost}:${scheduler.controlPort}` },
+      ],
+      stop: async () => {},
+    });
+
+    const api = await createApi(
+      {
+        sessionSecret: config.SESSION_SECRET,
+        streamUrl: stream.url,
+        publicStreamUrl: config.PUBLIC_STREAM_URL ?? stream.url,
+        musicDir: resolve(config.MUSIC_DIR),
+        trustProxy: config.TRUST_PROXY,
+        registrationOpen: config.REGISTRATION === 'open',
+        bootstrapAdmin:
+          config.REGISTRATION === 'closed'
+            ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
+            : undefined,
+      },
+      { db: database, bus, logger: logger.child({ service: 'api' }) },
+    );
+    started.push({ stop: () => api.close() });
+    const apiServer = await api.listen(config.API_PORT, config.API_HOST);
+    started.push({
+      urls: [{ name: 'REST API', url: `${apiServer.url}/api/radio/status` }],
+      stop: () => apiServer.close(),
+    });
+
+    const webLogger = logger.child({ service: 'web' });
+    if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
+    const web = await createWebServer(
+      { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: apiServer.url },
+      { logger: webLogger },
+    );
+    started.push({ urls: [{ name: 'Web app', url: web.url }], stop: () => web.close() });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    urls: started.flatMap((part) => part.urls ?? []),
+    stop: () => {
+      stopping ??= stopAll();
+      return stopping;
+    },
+  };
+}
