@@ -112,10 +112,13 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
       status: 'ok',
     });
     expect((await tracks.playable()).map((t) => t.path)).toEqual(['a/song.mp3']);
-    await tracks.markMissing([row.id]);
-    expect(await tracks.findMovedCandidate({ size: 5_000_001, mtime: facts.mtime })).toMatchObject({
-      id: row.id,
-    });
+    expect(await tracks.markMissingAt(row.id, 'elsewhere.mp3')).toBe(false);
+    expect(await tracks.markMissingAt(row.id, 'a/song.mp3')).toBe(true);
+    const candidate = await tracks.findMovedCandidate(
+      { size: 5_000_001, mtime: facts.mtime },
+      'c/moved.mp3',
+    );
+    expect(candidate).toMatchObject({ id: row.id, status: 'missing' });
     const moved = await tracks.rename(row.id, 'c/moved.mp3');
     expect(moved).toMatchObject({ id: row.id, path: 'c/moved.mp3', status: 'ok' });
     await tracks.markInvalid(row.id, 'decoder failed');

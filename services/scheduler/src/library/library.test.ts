@@ -194,6 +194,21 @@ describe('Library', () => {
     expect(await library.resolve('notes.txt')).toMatchObject({ ok: false, reason: 'not-audio' });
   });
 
+  it('keeps the track of a renamed file even when the new name is seen before the old one goes', async () => {
+    const late = library.byPath('late.flac');
+    await rename(join(music, 'late.flac'), join(music, 'late renamed.flac'));
+    // What the watcher does when the add of the new name outruns the unlink of the old one.
+    const found = await library.resolve('late renamed.flac');
+    expect(found.ok && found.track.id).toBe(late?.id);
+    expect(library.byPath('late.flac')).toBeUndefined();
+    const rows = await handle.db
+      .selectFrom('tracks')
+      .select(['path', 'status'])
+      .where('id', '=', late?.id as number)
+      .execute();
+    expect(rows).toEqual([{ path: 'late renamed.flac', status: 'ok' }]);
+  });
+
   it('marks a track that failed to decode as invalid', async () => {
     const track = library.byPath('copy.flac');
     await library.markUnplayable(track?.id as number, 'decoder failed');

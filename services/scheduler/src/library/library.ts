@@ -334,10 +334,11 @@ export class Library {
 
     let moved = false;
     if (!stamp) {
-      const candidate = await this.#repo.findMovedCandidate(facts);
+      const candidate = await this.#repo.findMovedCandidate(facts, path);
       if (candidate && !(await exists(join(this.#root, candidate.path)))) {
         await this.#repo.rename(candidate.id, path);
         this.#stamps.delete(candidate.path);
+        this.#forget(candidate.id);
         moved = true;
         this.#log.info({ from: candidate.path, to: path, trackId: candidate.id }, 'file moved');
       }
@@ -359,7 +360,8 @@ export class Library {
   async #remove(path: string): Promise<Outcome> {
     const stamp = this.#stamps.get(path);
     if (!stamp || stamp.status === 'missing') return 'ignored';
-    await this.#repo.markMissing([stamp.id]);
+    // The add of a renamed file may have claimed this track first: then it is not missing.
+    if (!(await this.#repo.markMissingAt(stamp.id, path))) return 'ignored';
     this.#stamps.set(path, { ...stamp, status: 'missing' });
     this.#forget(stamp.id);
     this.#pendingRemoved(stamp.id);

@@ -54,11 +54,17 @@ export class TrackRepository {
    * A track marked missing whose file had this size and mtime: a file that was renamed or
    * moved (a move keeps both), so it keeps its id, history and playlist entries.
    */
-  async findMovedCandidate(facts: FileFacts): Promise<Track | undefined> {
+  /**
+   * A track that may be the same file under a new name: same size and mtime, and either known
+   * missing or still ok because its unlink has not been handled yet (the caller checks that its
+   * file is gone).
+   */
+  async findMovedCandidate(facts: FileFacts, newPath: string): Promise<Track | undefined> {
     return this.#db
       .selectFrom('tracks')
       .selectAll()
-      .where('status', '=', 'missing')
+      .where('status', 'in', ['missing', 'ok'])
+      .where('path', '!=', newPath)
       .where('size', '=', facts.size)
       .where('mtime', '=', facts.mtime)
       .orderBy('updated_at', 'desc')
@@ -134,13 +140,15 @@ export class TrackRepository {
       .execute();
   }
 
-  async markMissing(ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.#db
+  /** Marks the track missing if it still has `path` (a rename may have moved it on); false if not. */
+  async markMissingAt(id: number, path: string): Promise<boolean> {
+    const result = await this.#db
       .updateTable('tracks')
       .set({ status: 'missing', error: 'file not found', updated_at: nowIso() })
-      .where('id', 'in', ids)
-      .execute();
+      .where('id', '=', id)
+      .where('path', '=', path)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async rename(id: number, path: string): Promise<Track> {
