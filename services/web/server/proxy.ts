@@ -108,49 +108,66 @@ export function createApiProxy(options: ApiProxyOptions): ApiProxy {
 
   return {
     handle(req, res) {
-      const upstream = send({
-        protocol: target.protocol,
-        hostname: target.hostname,
-        port: target.port || (secure ? 443 : 80),
-        method: req.method,
-        path: `${basePath}${req.url ?? '/'}`,
-        headers: forwardedHeaders(req),
-        agent,
-      });
-      open.add(upstream);
+      // A body-less request can be sent again if the api closed an idle keep-alive socket
+      // just as we reused it (the classic keep-alive race); one with a body cannot.
+      const replayable = !('content-length' in req.headers || 'transfer-encoding' in req.headers);
+      const forward = (retry: boolean): void => {
+        const upstream = send({
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port || (secure ? 443 : 80),
+          method: req.method,
+          path: `${basePath}${req.url ?? '/'}`,
+          headers: forwardedHeaders(req),
+          agent,
+        });
+        open.add(upstream);
 
-      upstream.on('response', (answer) => {
-        const headers = withoutHopByHop(answer.headers);
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-        const type = String(answer.headers['content-type'] ?? '');
-        if (type.startsWith('text/event-stream')) {
-          // Each event must reach the browser the moment the api writes it.
-          res.socket?.setNoDelay(true);
-          res.flushHeaders();
+        upstream.on('response', (answer) => {
+          const headers = withoutHopByHop(answer.headers);
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+          const type = String(answer.headers['content-type'] ?? '');
+          if (type.startsWith('text/event-stream')) {
+            // Each event must reach the browser the moment the api writes it.
+            res.socket?.setNoDelay(true);
+            res.flushHeaders();
+          }
+          answer.pipe(res);
+          answer.on('error', () => res.destroy());
+        });
+
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          open.delete(upstream);
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          if (res.writableEnded || res.destroyed) return;
+          if (retry && replayable && upstream.reusedSocket && error.code === 'ECONNRESET') {
+            forward(false);
+            return;
+          }
+          log.warn({ err: error, url: req.url, code: error.code }, 'the api is not reachable');
+          sendGatewayError(
+            res,
+            502,
+            'WEB_API_UNREACHABLE',
+            'the api is not reachable; try again in a moment',
+          );
+        });
+        upstream.on('close', () => open.delete(upstream));
+
+        // The browser went away (a closed tab ends its event stream): let the api know at once.
+        res.on('close', () => {
+          if (!res.writableFinished) upstream.destroy();
+        });
+        if (replayable) upstream.end();
+        else {
+          req.on('error', () => upstream.destroy());
+          req.pipe(upstream);
         }
-        answer.pipe(res);
-        answer.on('error', () => res.destroy());
-      });
-
-      upstream.on('error', (error: NodeJS.ErrnoException) => {
-        open.delete(upstream);
-        if (res.writableEnded || res.destroyed) return;
-        log.warn({ err: error, url: req.url, code: error.code }, 'the api is not reachable');
-        sendGatewayError(
-          res,
-          502,
-          'WEB_API_UNREACHABLE',
-          'the api is not reachable; try again in a moment',
-        );
-      });
-      upstream.on('close', () => open.delete(upstream));
-
-      // The browser went away (a closed tab ends its event stream): let the api know at once.
-      res.on('close', () => {
-        if (!res.writableFinished) upstream.destroy();
-      });
-      req.on('error', () => upstream.destroy());
-      req.pipe(upstream);
+      };
+      forward(true);
     },
 
     close() {

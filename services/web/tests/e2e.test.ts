@@ -100,7 +100,9 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
+    if (message.type() === 'error') {
+      consoleErrors.push(`${message.text()} (${message.location().url || 'no url'})`);
+    }
   });
   page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
 }, 300_000);
