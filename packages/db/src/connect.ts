@@ -1,6 +1,5 @@
 import { Kysely, sql } from 'kysely';
 import { type DialectName, parseDatabaseUrl } from './database-url.ts';
-import { createPostgresDialect } from './dialects/postgres.ts';
 import { createSqliteDialect } from './dialects/sqlite.ts';
 import type { Database } from './schema.ts';
 
@@ -56,6 +55,8 @@ export async function createDb(
     return createHandle(db, 'sqlite', target.filename, async () => database.close());
   }
 
+  // Loaded only for PostgreSQL, so an embedded station on SQLite never loads pg.
+  const { createPostgresDialect } = await import('./dialects/postgres.ts');
   const { dialect, pool } = createPostgresDialect(target.connectionString, {
     schema: target.schema,
     onError: options.onError,

@@ -6,7 +6,7 @@
  * engine turns that into the documented behaviour instead (see `Bus`): publish drops, setState
  * keeps the value for the reconnect, request and getState fail at once with BUS_UNAVAILABLE.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { componentLogger, type Logger } from '../logger.ts';
 import type { Bus, BusOptionsBase } from './bus.ts';
 import { BusEngine, checkTimeout } from './engine.ts';
@@ -56,6 +56,7 @@ class RedisTransport implements Transport {
   #lastError: Error | null = null;
 
   constructor(
+    RedisClient: typeof Redis,
     url: string,
     channels: ReadonlyMap<string, ChannelListener>,
     log: Logger,
@@ -83,8 +84,8 @@ class RedisTransport implements Transport {
       connectTimeout: 5000,
       disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     };
-    this.#pub = new Redis(url, { ...options, connectionName: 'radio-bus' });
-    this.#sub = new Redis(url, { ...options, connectionName: 'radio-bus-sub' });
+    this.#pub = new RedisClient(url, { ...options, connectionName: 'radio-bus' });
+    this.#sub = new RedisClient(url, { ...options, connectionName: 'radio-bus-sub' });
 
     for (const connection of [this.#pub, this.#sub]) {
       // Without an 'error' listener ioredis prints every failed retry to the console.
@@ -270,7 +271,10 @@ export async function createRedisBus(options: RedisBusOptions): Promise<Bus> {
     logger: log,
     requestTimeoutMs: options.requestTimeoutMs,
   });
+  // Loaded here, not at the top: embedded mode never pays for ioredis (about 25 MB of heap).
+  const { Redis: RedisClient } = await import('ioredis');
   const transport = new RedisTransport(
+    RedisClient,
     options.url,
     engine.channelListeners(),
     log,
