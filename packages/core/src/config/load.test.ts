@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '../errors.ts';
-import { describeConfig, loadConfig } from './load.ts';
+import { describeConfig, loadConfig, type Spec } from './load.ts';
 import { embeddedSpec, schedulerSpec, streamSpec } from './schemas.ts';
 
 const streamEnv = { ADMIN_PASSWORD: 'a', SOURCE_PASSWORD: 's' };
@@ -75,6 +75,62 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schedulerSpec, { ...base, DATABASE_URL: 'mysql://x' })).toThrow(
       /DATABASE_URL must be sqlite:<file>/,
     );
+  });
+
+  it('refuses the CHANGE_ME placeholders of .env.example, naming the variable in one line', () => {
+    const refused = (env: Record<string, string>, spec: Spec = streamSpec): ConfigError => {
+      try {
+        loadConfig(spec, env);
+      } catch (error) {
+        return error as ConfigError;
+      }
+      throw new Error('the placeholder was accepted');
+    };
+    const e = refused({ ...streamEnv, ADMIN_PASSWORD: 'CHANGE_ME_admin_password' });
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.variable).toBe('ADMIN_PASSWORD');
+    expect(e.message).toMatch(
+      /ADMIN_PASSWORD is still the placeholder CHANGE_ME… of \.env\.example/,
+    );
+    expect(e.message).not.toMatch(/\n/);
+    expect(e.message).not.toContain('admin_password');
+
+    // Every placeholder is named, the others' problems too.
+    const both = refused({
+      ADMIN_PASSWORD: 'CHANGE_ME_admin_password',
+      SOURCE_PASSWORD: ' CHANGE_ME',
+      STREAM_PORT: 'x',
+    });
+    expect(both.message).toMatch(/ADMIN_PASSWORD is still.*SOURCE_PASSWORD is still/);
+    expect(both.message).toMatch(/STREAM_PORT must be/);
+
+    // A database URL built from POSTGRES_PASSWORD=CHANGE_ME… (docker-compose.yml does that).
+    const db = refused(
+      {
+        ...streamEnv,
+        DATABASE_URL: 'postgres://radio:CHANGE_ME_postgres_password@postgres:5432/radio',
+      },
+      schedulerSpec,
+    );
+    expect(db.variable).toBe('DATABASE_URL');
+    expect(db.message).toMatch(
+      /DATABASE_URL has the placeholder password CHANGE_ME… .*POSTGRES_PASSWORD/,
+    );
+    expect(db.message).not.toContain('postgres_password');
+    expect(
+      refused(
+        { ...streamEnv, DATABASE_URL: 'postgres://radio:CHANGE%5FME%5Fx@db/radio' },
+        schedulerSpec,
+      ).variable,
+    ).toBe('DATABASE_URL');
+  });
+
+  it('accepts values that merely contain CHANGE_ME', () => {
+    expect(
+      loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: 'x-CHANGE_ME' }).ADMIN_PASSWORD,
+    ).toBe('x-CHANGE_ME');
+    const url = 'postgres://CHANGE_ME:s3cret@db:5432/CHANGE_ME';
+    expect(loadConfig(schedulerSpec, { ...streamEnv, DATABASE_URL: url }).DATABASE_URL).toBe(url);
   });
 
   it('describes the running configuration with secrets masked', () => {

@@ -8,8 +8,32 @@ export type ConfigOf<S extends Spec> = { readonly [K in keyof S]: z.output<S[K][
 type Env = Record<string, string | undefined>;
 
 /**
+ * How the placeholders of `.env.example` begin (`ADMIN_PASSWORD=CHANGE_ME_admin_password`). A
+ * copied `.env` whose secrets were not changed must not start a station anyone can log in to.
+ */
+export const PLACEHOLDER_PREFIX = 'CHANGE_ME';
+
+/** What is wrong when `raw` still holds a placeholder: the value itself, or a URL's password. */
+function placeholderProblem(name: string, raw: string): string | null {
+  if (raw.trim().startsWith(PLACEHOLDER_PREFIX)) {
+    return `${name} is still the placeholder ${PLACEHOLDER_PREFIX}… of .env.example: set a real value`;
+  }
+  // docker-compose.yml builds DATABASE_URL from POSTGRES_PASSWORD.
+  if (!URL.canParse(raw)) return null;
+  let password: string;
+  try {
+    password = decodeURIComponent(new URL(raw).password);
+  } catch {
+    return null;
+  }
+  if (!password.startsWith(PLACEHOLDER_PREFIX)) return null;
+  return `${name} has the placeholder password ${PLACEHOLDER_PREFIX}… of .env.example (POSTGRES_PASSWORD under Docker Compose): set a real one`;
+}
+
+/**
  * Validates the variables of `spec` from `env` and returns them typed, under their environment
- * names. An empty string counts as unset, as in compose files where `FOO=` is common.
+ * names. An empty string counts as unset, as in compose files where `FOO=` is common; a value
+ * that is still a CHANGE_ME placeholder of `.env.example` is refused.
  * Throws a ConfigError whose message is one line naming every bad variable.
  */
 export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): ConfigOf<S> {
@@ -17,11 +41,19 @@ export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): Con
   const input = Object.fromEntries(
     Object.keys(spec).map((name) => [name, env[name] === '' ? undefined : env[name]]),
   );
+  const placeholders = new Map<string, string>();
+  for (const [name, raw] of Object.entries(input)) {
+    const problem = raw === undefined ? null : placeholderProblem(name, raw);
+    if (problem) placeholders.set(name, problem);
+  }
   const result = z.object(shape).safeParse(input);
-  if (result.success) return result.data as ConfigOf<S>;
+  if (result.success && placeholders.size === 0) return result.data as ConfigOf<S>;
 
-  const bad = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+  const invalid = result.success ? [] : result.error.issues.map((issue) => String(issue.path[0]));
+  const bad = [...new Set([...placeholders.keys(), ...invalid])];
   const problems = bad.map((name) => {
+    const placeholder = placeholders.get(name);
+    if (placeholder) return placeholder;
     const v = spec[name] as Variable;
     const raw = input[name];
     if (raw === undefined) return `${name} is required: ${v.expects}`;
