@@ -1,0 +1,945 @@
+// `pnpm test:compose`: the Docker Compose stack end to end, the way an operator runs it. Builds
+// the offline base images (scripts/build-offline-images.sh, reused when they exist), writes a
+// .env from .env.example into a temporary project folder (fresh secrets, free ports, a music
+// folder with demo tracks), brings the whole stack up with `docker-compose up -d --build` under
+// a unique project name, waits for every service to be healthy, checks each interface from this
+// host, runs radioctl's ps, logs, add and restart against it, and takes it down with its
+// volumes and images. Every stage prints its time; a failure prints the services' last lines.
+//
+// Usage: pnpm test:compose [--keep] [--keep-images] [--no-offline-images]
+//   --keep               leave the stack (and the temporary folder) up at the end or on failure
+//   --keep-images        keep the four service images (the next run builds from their layers)
+//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE and POSTGRES_IMAGE from the environment
+//                        (default: the official images) instead of building the offline ones
+// Environment: COMPOSE_CMD (default `docker-compose`, else `docker compose`), OFFLINE_IMAGE_PREFIX
+// and the other variables of scripts/build-offline-images.sh.
+import { type SpawnOptions, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { locateFfmpeg } from '@radio/core';
+import { generateDemoLibrary } from '@radio/core/demo-library';
+import { generateTrack } from '@radio/core/test-audio';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
+const SERVICES = ['redis', 'postgres', 'stream', 'scheduler', 'api', 'web'] as const;
+const BUILT = ['stream', 'scheduler', 'api', 'web'] as const;
+const MOUNTS = [
+  { mount: '/radio.mp3', codec: 'mp3', kbps: 128, type: 'audio/mpeg' },
+  { mount: '/radio.aac', codec: 'aac', kbps: 96, type: 'audio/aac' },
+  { mount: '/radio-low.mp3', codec: 'mp3', kbps: 64, type: 'audio/mpeg' },
+] as const;
+const HEALTH_TIMEOUT_S = 240;
+const PASSWORD = 'correct horse battery staple';
+
+// ---- options ------------------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+if (argv.includes('-h') || argv.includes('--help')) {
+  const text = await readFile(fileURLToPath(import.meta.url), 'utf8');
+  const usage = text.slice(text.indexOf('// Usage:'), text.indexOf('import '));
+  console.log(usage.replace(/^\/\/ ?/gm, '').trim());
+  process.exit(0);
+}
+const known = new Set(['--keep', '--keep-images', '--no-offline-images']);
+for (const arg of argv) {
+  if (!known.has(arg)) {
+    console.error(`compose-e2e: unknown option ${arg} (see --help)`);
+    process.exit(2);
+  }
+}
+const keep = argv.includes('--keep');
+const keepImages = argv.includes('--keep-images');
+const offlineImages = !argv.includes('--no-offline-images');
+
+// ---- running commands ---------------------------------------------------------------------
+
+let logFile: string | null = null;
+
+interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  timeoutMs?: number;
+  /** Each output line goes through this; what it returns is printed (indented). */
+  show?: (line: string) => string | null;
+  /** Return the result of a non-zero exit instead of throwing. */
+  allowFail?: boolean;
+}
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr as they came. */
+  output: string;
+}
+
+function lastLines(text: string, count: number): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-count)
+    .map((line) => `      | ${line}`)
+    .join('\n');
+}
+
+/** Runs a command we started, with its output kept (and logged); throws on failure. */
+async function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const spawnOptions: SpawnOptions = {
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  };
+  const child = spawn(command, args, spawnOptions);
+  const result: RunResult = { code: null, stdout: '', stderr: '', output: '' };
+  const pending: Record<'stdout' | 'stderr', string> = { stdout: '', stderr: '' };
+  const take = (stream: 'stdout' | 'stderr', chunk: Buffer): void => {
+    const text = chunk.toString('utf8');
+    result[stream] += text;
+    result.output += text;
+    if (!options.show) return;
+    pending[stream] += text;
+    const lines = pending[stream].split(/\r?\n/);
+    pending[stream] = lines.pop() ?? '';
+    for (const line of lines) {
+      const shown = options.show(line);
+      if (shown !== null) console.log(`    ${shown}`);
+    }
+  };
+  child.stdout?.on('data', (chunk: Buffer) => take('stdout', chunk));
+  child.stderr?.on('data', (chunk: Buffer) => take('stderr', chunk));
+  let timedOut = false;
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }, options.timeoutMs)
+    : null;
+  const [code] = (await once(child, 'close').catch((error: unknown) => {
+    throw new Error(`${command}: ${(error as Error).message}`);
+  })) as [number | null];
+  if (timer) clearTimeout(timer);
+  result.code = code;
+  if (logFile) {
+    await appendFile(
+      logFile,
+      `\n$ ${command} ${args.join(' ')}  (exit ${code})\n${result.output}`,
+    ).catch(() => {});
+  }
+  if (timedOut) {
+    throw new Error(
+      `${command} ${args.join(' ')} took more than ${(options.timeoutMs ?? 0) / 1000}s:\n${lastLines(result.output, 20)}`,
+    );
+  }
+  if (code !== 0 && !options.allowFail) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${code}:\n${lastLines(result.output, 25)}`,
+    );
+  }
+  return result;
+}
+
+async function commandWorks(command: string, args: string[]): Promise<boolean> {
+  try {
+    return (await run(command, args, { allowFail: true, timeoutMs: 30_000 })).code === 0;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+// ---- stages -------------------------------------------------------------------------------
+
+const timings: Array<{ name: string; seconds: number; ok: boolean }> = [];
+const STAGE_COUNT = 15;
+
+async function stage<T>(name: string, body: () => Promise<T>): Promise<T> {
+  console.log(`\n==> [${timings.length + 1}/${STAGE_COUNT}] ${name}`);
+  const started = performance.now();
+  try {
+    const value = await body();
+    const seconds = (performance.now() - started) / 1000;
+    timings.push({ name, seconds, ok: true });
+    console.log(`    ok (${seconds.toFixed(1)}s)`);
+    return value;
+  } catch (error) {
+    const seconds = (performance.now() - started) / 1000;
+    timings.push({ name, seconds, ok: false });
+    console.log(`    FAILED (${seconds.toFixed(1)}s)`);
+    throw error;
+  }
+}
+
+function note(text: string): void {
+  console.log(`    ${text}`);
+}
+
+// ---- the project: folder, .env, compose -----------------------------------------------------
+
+const id = randomBytes(4).toString('hex');
+const project = `radioe2e${id}`;
+const secret = (): string => randomBytes(18).toString('hex');
+let folder = '';
+let envFile = '';
+let envValues: Record<string, string> = {};
+let composeCommand: string[] = ['docker-compose'];
+let stackStarted = false;
+/** Image ids the classic builder printed (` ---> id`) while building the stack. */
+const builtIds: string[] = [];
+
+function parseEnv(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (match) values[match[1] as string] = (match[2] as string).trim();
+  }
+  return values;
+}
+
+/** .env.example with `set` applied: existing lines rewritten in place, new ones appended. */
+function envFrom(example: string, set: Record<string, string>): string {
+  const done = new Set<string>();
+  const lines = example.split('\n').map((line) => {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line);
+    const key = match?.[1];
+    if (key === undefined || !(key in set)) return line;
+    done.add(key);
+    return `${key}=${set[key]}`;
+  });
+  const extra = Object.entries(set).filter(([key]) => !done.has(key));
+  if (extra.length > 0) {
+    lines.push('# --- set by scripts/compose-e2e.ts', ...extra.map(([k, v]) => `${k}=${v}`), '');
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The environment compose runs in: the shell's variables that the .env sets are dropped (a
+ * shell value wins over .env in compose), and builds use the classic builder.
+ */
+function composeEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of [...Object.keys(envValues), 'COMPOSE_FILE', 'COMPOSE_PROJECT_NAME']) {
+    delete env[key];
+  }
+  env.DOCKER_BUILDKIT = '0';
+  env.COMPOSE_DOCKER_CLI_BUILD = '0';
+  return env;
+}
+
+function compose(args: string[], options: RunOptions = {}, file = envFile): Promise<RunResult> {
+  const [command, ...prefix] = composeCommand as [string, ...string[]];
+  return run(command, [...prefix, '-f', COMPOSE_FILE, '-p', project, '--env-file', file, ...args], {
+    env: composeEnv(),
+    ...options,
+  });
+}
+
+function takeDownCommand(): string {
+  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} down -v --rmi local`;
+}
+
+function radioctl(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return run(process.execPath, [join(ROOT, 'packages/ops/bin/radioctl.ts'), ...args], {
+    cwd: folder,
+    env: { ...process.env, COMPOSE_PROJECT_NAME: project, NO_COLOR: '1' },
+    timeoutMs: 5 * 60_000,
+    ...options,
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '0.0.0.0');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+// ---- the stack's state --------------------------------------------------------------------
+
+interface ServiceState {
+  service: string;
+  name: string;
+  image: string;
+  state: string;
+  health: string | null;
+  restarts: number;
+  exitCode: number;
+}
+
+interface InspectedContainer {
+  Name: string;
+  RestartCount: number;
+  Config: { Image: string; Labels: Record<string, string> };
+  State: { Status: string; ExitCode: number; Health?: { Status: string } };
+}
+
+async function stackState(): Promise<Map<string, ServiceState>> {
+  const ids = (
+    await run('docker', ['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`])
+  ).stdout
+    .split(/\s+/)
+    .filter(Boolean);
+  const states = new Map<string, ServiceState>();
+  if (ids.length === 0) return states;
+  const inspected = JSON.parse((await run('docker', ['inspect', ...ids])).stdout) as
+    | InspectedContainer[]
+    | null;
+  for (const container of inspected ?? []) {
+    const labels = container.Config.Labels;
+    if (labels['com.docker.compose.oneoff'] === 'True') continue;
+    const service = labels['com.docker.compose.service'] ?? '?';
+    states.set(service, {
+      service,
+      name: container.Name.replace(/^\//, ''),
+      image: container.Config.Image,
+      state: container.State.Status,
+      health: container.State.Health?.Status ?? null,
+      restarts: container.RestartCount,
+      exitCode: container.State.ExitCode,
+    });
+  }
+  return states;
+}
+
+function describeStates(states: Map<string, ServiceState>): string {
+  return SERVICES.map((service) => {
+    const s = states.get(service);
+    if (!s) return `${service} missing`;
+    return `${service} ${s.state === 'running' ? (s.health ?? 'running') : s.state}`;
+  }).join(', ');
+}
+
+/** Polls until every service runs and is healthy (docker-compose 1.29 has no `up --wait`). */
+async function waitHealthy(timeoutS: number): Promise<Map<string, ServiceState>> {
+  const deadline = Date.now() + timeoutS * 1000;
+  let last = '';
+  for (;;) {
+    const states = await stackState();
+    const line = describeStates(states);
+    if (line !== last) {
+      note(line);
+      last = line;
+    }
+    const all = SERVICES.map((service) => states.get(service));
+    if (all.every((s) => s?.state === 'running' && s.health === 'healthy')) return states;
+    const broken = all.find(
+      (s) => s && (s.state === 'exited' || s.state === 'dead' || s.restarts >= 3),
+    );
+    if (broken) {
+      throw new Error(
+        `${broken.service} is ${broken.state} (exit code ${broken.exitCode}, ${broken.restarts} restarts)`,
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`not every service was healthy within ${timeoutS}s: ${line}`);
+    }
+    await sleep(1000);
+  }
+}
+
+// ---- clients ------------------------------------------------------------------------------
+
+let streamBase = '';
+let webBase = '';
+let controlPort = 0;
+
+/** One control-port command: the answer's lines up to END. */
+async function control(command: string): Promise<string[]> {
+  const socket = connect(controlPort, '127.0.0.1');
+  socket.setTimeout(10_000, () =>
+    socket.destroy(new Error(`control port: no answer to ${command}`)),
+  );
+  let received = '';
+  const answer = new Promise<string[]>((done, fail) => {
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      const lines = received.split(/\r?\n/);
+      const end = lines.indexOf('END');
+      if (end >= 0) {
+        socket.end('quit\n');
+        done(lines.slice(0, end));
+      }
+    });
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error(`control port closed before END (${command})`)));
+  });
+  socket.write(`${command}\n`);
+  try {
+    return await answer;
+  } finally {
+    socket.destroy();
+  }
+}
+
+async function ffprobe(url: string): Promise<{ codec: string; bitRate: number | null }> {
+  const probe = await run(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-rw_timeout',
+      '15000000',
+      '-show_entries',
+      'stream=codec_name,bit_rate,sample_rate,channels',
+      '-of',
+      'json',
+      url,
+    ],
+    { timeoutMs: 45_000 },
+  );
+  const streams = (JSON.parse(probe.stdout) as { streams?: Array<Record<string, unknown>> })
+    .streams;
+  const first = streams?.[0];
+  check(first, `ffprobe found no audio stream in ${url}`);
+  const bitRate = Number(first.bit_rate);
+  return { codec: String(first.codec_name), bitRate: Number.isFinite(bitRate) ? bitRate : null };
+}
+
+/** Reads `bytes` of a stream within `timeoutMs`: audio is flowing. */
+async function readStream(url: string, bytes: number, timeoutMs: number): Promise<number> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  check(response.ok && response.body, `GET ${url} answered ${response.status}`);
+  const reader = response.body.getReader();
+  let total = 0;
+  try {
+    while (total < bytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  check(total >= bytes, `GET ${url} ended after ${total} bytes`);
+  return total;
+}
+
+async function probeMount(mount: (typeof MOUNTS)[number]): Promise<string> {
+  const { codec, bitRate } = await ffprobe(`${streamBase}${mount.mount}`);
+  check(codec === mount.codec, `${mount.mount}: codec ${codec}, expected ${mount.codec}`);
+  if (bitRate !== null) {
+    const kbps = bitRate / 1000;
+    check(
+      Math.abs(kbps - mount.kbps) <= mount.kbps * 0.15,
+      `${mount.mount}: ${kbps.toFixed(0)} kbps, expected about ${mount.kbps}`,
+    );
+  }
+  return `${codec}${bitRate ? ` ${(bitRate / 1000).toFixed(0)} kbps` : ''}`;
+}
+
+function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+async function api(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string } = {},
+): Promise<{ response: Response; json: Record<string, unknown> }> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.cookie) headers.cookie = init.cookie;
+  const response = await fetch(`${webBase}/api/radio${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Not JSON: the checks below say what came instead.
+  }
+  return { response, json };
+}
+
+// ---- teardown and diagnostics ---------------------------------------------------------------
+
+async function diagnostics(): Promise<void> {
+  try {
+    const states = await stackState();
+    console.log(`\n    containers: ${describeStates(states)}`);
+    for (const service of SERVICES) {
+      if (!states.has(service)) continue;
+      const logs = await compose(['logs', '--no-color', '--tail=25', service], {
+        allowFail: true,
+        timeoutMs: 60_000,
+      });
+      console.log(`\n    --- last lines of ${service}\n${lastLines(logs.output, 25)}`);
+    }
+  } catch (error) {
+    console.log(`    (no diagnostics: ${(error as Error).message})`);
+  }
+}
+
+async function teardown(): Promise<void> {
+  if (!stackStarted) return;
+  stackStarted = false;
+  const args = ['down', '-v', '--remove-orphans', '--timeout', '10'];
+  if (!keepImages) args.push('--rmi', 'local');
+  const down = await compose(args, { allowFail: true, timeoutMs: 5 * 60_000 });
+  if (down.code !== 0)
+    throw new Error(`docker-compose down failed:\n${lastLines(down.output, 15)}`);
+  const left = await stackState();
+  check(left.size === 0, `containers left after down: ${[...left.keys()].join(', ')}`);
+  const volumes = (
+    await run('docker', [
+      'volume',
+      'ls',
+      '-q',
+      '--filter',
+      `label=com.docker.compose.project=${project}`,
+    ])
+  ).stdout.trim();
+  check(volumes === '', `volumes left after down: ${volumes.replace(/\n/g, ', ')}`);
+  const stages = keepImages ? 0 : await removeBuildLeftovers();
+  note(
+    `removed the containers, network and volumes${keepImages ? '' : `, the service images and ${stages} untagged build images`}`,
+  );
+}
+
+/**
+ * The classic builder keeps the result of each build stage (deps, prod, the web build) as an
+ * untagged image. Those of this run's build go too: only untagged ones, newest first, and none
+ * a container or another image still uses (docker refuses those).
+ */
+async function removeBuildLeftovers(): Promise<number> {
+  const ids = [...new Set(builtIds)].reverse();
+  if (ids.length === 0) return 0;
+  const inspected = await run(
+    'docker',
+    ['image', 'inspect', '--format', '{{.Id}} {{len .RepoTags}}', ...ids],
+    { allowFail: true },
+  );
+  const untagged = inspected.stdout
+    .split('\n')
+    .map((line) => line.trim().split(' '))
+    .filter(([imageId, tags]) => imageId && tags === '0')
+    .map(([imageId]) => imageId as string);
+  if (untagged.length === 0) return 0;
+  const removed = await run('docker', ['rmi', ...untagged], { allowFail: true });
+  return removed.stdout.split('\n').filter((line) => line.startsWith('Deleted:')).length;
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  console.log('\ninterrupted: taking the stack down');
+  teardown()
+    .catch((error: unknown) => console.error((error as Error).message))
+    .finally(() => process.exit(130));
+});
+
+// ---- the run ------------------------------------------------------------------------------
+
+const started = performance.now();
+let failure: unknown = null;
+const imageSizes: string[] = [];
+
+try {
+  await stage('preflight: Docker engine, compose, ffmpeg', async () => {
+    const info = await run('docker', ['info', '--format', '{{.ServerVersion}}'], {
+      allowFail: true,
+      timeoutMs: 30_000,
+    });
+    check(
+      info.code === 0,
+      `the Docker engine is not reachable (start dockerd): ${info.stderr.trim()}`,
+    );
+    if (process.env.COMPOSE_CMD) composeCommand = process.env.COMPOSE_CMD.split(/\s+/);
+    else if (!(await commandWorks('docker-compose', ['version']))) {
+      composeCommand = ['docker', 'compose'];
+    }
+    const version = await run(composeCommand[0] as string, [...composeCommand.slice(1), 'version']);
+    check(
+      await commandWorks('ffprobe', ['-version']),
+      'ffprobe not found (apt-get install ffmpeg)',
+    );
+    const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+    // The Dockerfiles install the pnpm of packageManager (package.json).
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      packageManager: string;
+    };
+    const pnpm = pkg.packageManager.replace(/^pnpm@/, '').replace(/\+.*/, '');
+    for (const service of BUILT) {
+      const dockerfile = await readFile(join(ROOT, 'services', service, 'Dockerfile'), 'utf8');
+      check(
+        dockerfile.includes(`ARG PNPM_VERSION=${pnpm}\n`),
+        `services/${service}/Dockerfile: ARG PNPM_VERSION is not ${pnpm} (packageManager)`,
+      );
+    }
+    note(
+      `engine ${info.stdout.trim()}; ${composeCommand.join(' ')}: ${version.stdout.split('\n')[0]}; ffmpeg ${ffmpeg.path}; project ${project}`,
+    );
+  });
+
+  const images = await stage('offline base images (scripts/build-offline-images.sh)', async () => {
+    if (!offlineImages) {
+      note('skipped (--no-offline-images): images from the environment or the official ones');
+      return {
+        NODE_IMAGE: process.env.NODE_IMAGE || 'node:24-bookworm-slim',
+        REDIS_IMAGE: process.env.REDIS_IMAGE || 'redis:7-bookworm',
+        POSTGRES_IMAGE: process.env.POSTGRES_IMAGE || 'postgres:15-bookworm',
+      };
+    }
+    const script = join(ROOT, 'scripts/build-offline-images.sh');
+    await run('bash', [script], { timeoutMs: 20 * 60_000, show: (line) => line || null });
+    const printed = parseEnv((await run('bash', [script, '--print-env'])).stdout);
+    check(
+      printed.NODE_IMAGE && printed.REDIS_IMAGE && printed.POSTGRES_IMAGE,
+      'build-offline-images.sh --print-env printed no images',
+    );
+    return {
+      NODE_IMAGE: printed.NODE_IMAGE,
+      REDIS_IMAGE: printed.REDIS_IMAGE,
+      POSTGRES_IMAGE: printed.POSTGRES_IMAGE,
+    };
+  });
+
+  await stage('project folder: .env from .env.example, music', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'radio-compose-e2e-'));
+    logFile = join(folder, 'commands.log');
+    const music = join(folder, 'music');
+    await mkdir(music);
+    const ports = new Set<number>();
+    while (ports.size < 3) ports.add(await freePort());
+    const [streamPort, webPort, ctlPort] = [...ports] as [number, number, number];
+    streamBase = `http://127.0.0.1:${streamPort}`;
+    webBase = `http://127.0.0.1:${webPort}`;
+    controlPort = ctlPort;
+
+    // What an operator does: copy .env.example, replace every CHANGE_ME value.
+    const example = await readFile(join(ROOT, '.env.example'), 'utf8');
+    const placeholders = Object.entries(parseEnv(example)).filter(([, value]) =>
+      value.startsWith('CHANGE_ME'),
+    );
+    check(placeholders.length >= 4, '.env.example has fewer CHANGE_ME secrets than expected');
+    const local = {
+      MUSIC_DIR: music,
+      STREAM_PUBLISH_PORT: String(streamPort),
+      WEB_PUBLISH_PORT: String(webPort),
+      CONTROL_PUBLISH_PORT: String(ctlPort),
+      PUBLIC_STREAM_URL: `http://localhost:${streamPort}`,
+      NODE_IMAGE: images.NODE_IMAGE as string,
+      REDIS_IMAGE: images.REDIS_IMAGE as string,
+      POSTGRES_IMAGE: images.POSTGRES_IMAGE as string,
+    };
+    const env = envFrom(example, {
+      ...Object.fromEntries(placeholders.map(([key]) => [key, secret()])),
+      ...local,
+    });
+    envFile = join(folder, '.env');
+    await writeFile(envFile, env, { mode: 0o600 });
+    envValues = parseEnv(env);
+    // The untouched example (with this host's images, ports and music): must not start.
+    await writeFile(join(folder, 'example.env'), envFrom(example, local));
+
+    const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+    const tracks = await generateDemoLibrary(music, { ffmpegPath: ffmpeg.path });
+    note(`${folder}: ${tracks.length} demo tracks, ${placeholders.length} secrets generated`);
+    note(`ports: stream ${streamPort}, web ${webPort}, control 127.0.0.1:${ctlPort}`);
+  });
+
+  await stage('docker-compose up -d --build', async () => {
+    stackStarted = true;
+    const shown =
+      /^(Building (stream|scheduler|api|web)$|Successfully tagged|Creating |Starting |Step \d+\/\d+ : RUN )|kept projects|first page JavaScript|^ERROR/;
+    await compose(['up', '-d', '--build'], {
+      timeoutMs: 15 * 60_000,
+      show: (line) => {
+        const built = /^ ---> ([0-9a-f]{12})$/.exec(line);
+        if (built) builtIds.push(built[1] as string);
+        if (!shown.test(line)) return null;
+        return line.length > 110 ? `${line.slice(0, 107)}...` : line;
+      },
+    });
+  });
+
+  await stage('every service healthy', async () => {
+    const states = await waitHealthy(HEALTH_TIMEOUT_S);
+    for (const service of SERVICES) {
+      const image = states.get(service)?.image as string;
+      const size = Number(
+        (await run('docker', ['image', 'inspect', '--format', '{{.Size}}', image])).stdout,
+      );
+      imageSizes.push(`${service} ${image} ${(size / 1e6).toFixed(0)} MB`);
+    }
+    for (const line of imageSizes) note(line);
+  });
+
+  await stage('stream: ffprobe and HEAD on each mount', async () => {
+    for (const mount of MOUNTS) {
+      // Right after the start the scheduler may still be connecting its sources.
+      let probed = '';
+      for (let attempt = 1; ; attempt++) {
+        try {
+          probed = await probeMount(mount);
+          break;
+        } catch (error) {
+          if (attempt >= 10) throw error;
+          await sleep(2000);
+        }
+      }
+      const head = await fetch(`${streamBase}${mount.mount}`, {
+        method: 'HEAD',
+        signal: AbortSignal.timeout(10_000),
+      });
+      check(head.status === 200, `HEAD ${mount.mount} answered ${head.status}`);
+      const type = head.headers.get('content-type') ?? '';
+      check(type.startsWith(mount.type), `HEAD ${mount.mount}: content-type ${type}`);
+      note(`${mount.mount}: ffprobe ${probed}; HEAD 200 ${type}`);
+    }
+  });
+
+  await stage('stream: /admin/stats.xml with the admin password (401 without)', async () => {
+    const url = `${streamBase}/admin/stats.xml`;
+    const anonymous = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    await anonymous.arrayBuffer();
+    check(anonymous.status === 401, `${url} without a password answered ${anonymous.status}`);
+    check(
+      /basic/i.test(anonymous.headers.get('www-authenticate') ?? ''),
+      'the 401 asks for no basic auth',
+    );
+    const auth = Buffer.from(
+      `${envValues.ADMIN_USER || 'admin'}:${envValues.ADMIN_PASSWORD}`,
+    ).toString('base64');
+    const response = await fetch(url, {
+      headers: { authorization: `Basic ${auth}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const xml = await response.text();
+    check(response.status === 200, `${url} with the admin password answered ${response.status}`);
+    check(xml.includes('<icestats>'), 'stats.xml has no <icestats>');
+    for (const { mount } of MOUNTS) {
+      check(xml.includes(`mount="${mount}"`), `stats.xml lists no source ${mount}`);
+    }
+    note(`401 without, 200 with: <icestats> with ${MOUNTS.length} sources`);
+  });
+
+  await stage('scheduler: control port (version, request.queue)', async () => {
+    const version = await control('version');
+    check(version.length > 0 && version[0], 'version answered nothing');
+    const queue = await control('request.queue');
+    note(`version: ${version[0]}; request.queue: ${queue.length} entries`);
+  });
+
+  await stage('REST API through the web server: status, register, login, tracks', async () => {
+    const status = await api('/status');
+    check(status.response.status === 200, `/status answered ${status.response.status}`);
+    const health = status.json.health as Record<string, { ok: boolean }> | undefined;
+    const down = Object.entries(health ?? {}).filter(([, entry]) => !entry.ok);
+    check(health && down.length === 0, `/status: not healthy: ${JSON.stringify(status.json)}`);
+    const streaming = await api('/streaming-status');
+    const urls = ((streaming.json.mounts as Array<{ url: string }>) ?? []).map((m) => m.url);
+    check(
+      urls.length === MOUNTS.length &&
+        urls.every((url) => url.startsWith(envValues.PUBLIC_STREAM_URL as string)),
+      `/streaming-status: mounts not on PUBLIC_STREAM_URL: ${urls.join(', ')}`,
+    );
+
+    const username = `e2e-${id}`;
+    const registered = await api('/auth/register', {
+      method: 'POST',
+      body: { username, password: PASSWORD },
+    });
+    check(
+      registered.response.status === 201,
+      `register answered ${registered.response.status}: ${JSON.stringify(registered.json)}`,
+    );
+    check(cookieOf(registered.response) !== '', 'register set no session cookie');
+    const login = await api('/auth/login', {
+      method: 'POST',
+      body: { username, password: PASSWORD },
+    });
+    check(login.response.status === 200, `login answered ${login.response.status}`);
+    const cookie = cookieOf(login.response);
+    check(cookie !== '', 'login set no session cookie');
+    const anonymous = await api('/tracks');
+    check(
+      anonymous.response.status === 401,
+      `/tracks without a session: ${anonymous.response.status}`,
+    );
+    const tracks = await api('/tracks', { cookie });
+    check(tracks.response.status === 200, `/tracks with the cookie: ${tracks.response.status}`);
+    const items = tracks.json.items as unknown[] | undefined;
+    check(Array.isArray(items) && items.length > 0, '/tracks listed no track');
+    note(
+      `status ${String(status.json.status)} (db, bus, stream, scheduler ok); ${username} registered and logged in; /tracks: ${items.length} tracks (401 without the cookie)`,
+    );
+  });
+
+  await stage('web page', async () => {
+    const page = await fetch(`${webBase}/`, { signal: AbortSignal.timeout(10_000) });
+    const html = await page.text();
+    check(page.status === 200, `GET / answered ${page.status}`);
+    check(
+      (page.headers.get('content-type') ?? '').startsWith('text/html'),
+      'GET / is not text/html',
+    );
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    check(script, 'the page loads no script');
+    const asset = await fetch(new URL(script, `${webBase}/`), {
+      signal: AbortSignal.timeout(10_000),
+    });
+    await asset.arrayBuffer();
+    check(asset.status === 200, `${script} answered ${asset.status}`);
+    note(`GET / 200 (${html.length} bytes), ${script} 200`);
+  });
+
+  await stage('the example secrets are refused', async () => {
+    const file = join(folder, 'example.env');
+    for (const service of ['stream', 'scheduler', 'api']) {
+      const refused = await compose(
+        ['run', '--rm', '--no-deps', '-T', service],
+        {
+          allowFail: true,
+          timeoutMs: 60_000,
+        },
+        file,
+      );
+      check(
+        refused.code === 78 && /is still the placeholder CHANGE_ME/.test(refused.output),
+        `${service} with the .env.example values: exit ${refused.code}\n${lastLines(refused.output, 5)}`,
+      );
+      const line = (refused.output.split('\n').find((l) => l.includes('CHANGE_ME')) ?? '')
+        .replace(/^Invalid configuration: /, '')
+        .replace(/ of \.env\.example[^;]*/g, '');
+      note(`${service}: exit 78: ${line.length > 110 ? `${line.slice(0, 107)}...` : line}`);
+    }
+  });
+
+  await stage('radioctl ps, radioctl logs scheduler --tail 20', async () => {
+    const ps = await radioctl(['ps']);
+    for (const line of ps.stdout.trimEnd().split('\n')) note(line);
+    const json = JSON.parse((await radioctl(['--json', 'ps'])).stdout) as {
+      containers: Array<{ service: string; state: string; health: string | null }>;
+    };
+    for (const service of SERVICES) {
+      const container = json.containers.find((c) => c.service === service);
+      check(
+        container?.state === 'running' && container.health === 'healthy',
+        `radioctl ps: ${service} is ${container ? `${container.state}/${container.health}` : 'missing'}`,
+      );
+    }
+    const logs = await radioctl(['logs', 'scheduler', '--tail', '20']);
+    const lines = logs.output.trimEnd().split('\n').filter(Boolean);
+    check(lines.length > 0 && lines.length <= 20, `radioctl logs gave ${lines.length} lines`);
+    note(`radioctl logs scheduler --tail 20: ${lines.length} lines, the last:`);
+    note(`  ${(lines.at(-1) ?? '').slice(0, 150)}`);
+  });
+
+  await stage('radioctl add of a FLAC, then in request.queue', async () => {
+    const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+    const name = `E2E ${id} - Added Live.flac`;
+    const file = join(folder, name);
+    await generateTrack(
+      file,
+      {
+        format: 'flac',
+        durationSeconds: 20,
+        frequency: 523,
+        tags: { title: `Added Live ${id}`, artist: `E2E ${id}`, album: 'Compose' },
+      },
+      { ffmpegPath: ffmpeg.path },
+    );
+    const added = await radioctl(['add', file], { show: (line) => line || null });
+    check(added.code === 0, 'radioctl add failed');
+    const queue = await control('request.queue');
+    const queued = queue.some((line) => line.includes(`(${name})`));
+    if (!queued) {
+      // Already on air (the queue was short): request.metadata shows it.
+      const metadata = await control('request.metadata');
+      check(
+        metadata.some((line) => line.includes(name)),
+        `${name} is neither in request.queue nor on air:\n${queue.join('\n')}`,
+      );
+      note(`${name}: on air`);
+    } else {
+      note(`${name}: in request.queue (${queue.length} entries)`);
+    }
+  });
+
+  await stage('radioctl restart: every service healthy again, the stream plays', async () => {
+    await radioctl(['restart'], { show: (line) => line || null, timeoutMs: 10 * 60_000 });
+    await waitHealthy(HEALTH_TIMEOUT_S);
+    let probed = '';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        probed = await probeMount(MOUNTS[0]);
+        break;
+      } catch (error) {
+        if (attempt >= 15) throw error;
+        await sleep(2000);
+      }
+    }
+    const bytes = await readStream(`${streamBase}/radio.mp3`, 64 * 1024, 20_000);
+    const onAir = await control('request.on_air');
+    note(`/radio.mp3: ffprobe ${probed}, ${bytes} bytes read; on air: ${onAir[0] ?? '(nothing)'}`);
+  });
+
+  await stage('docker-compose down -v', async () => {
+    if (keep) {
+      note(`--keep: the stack stays up (project ${project}, folder ${folder}); take it down with`);
+      note(`  ${takeDownCommand()}`);
+      return;
+    }
+    await teardown();
+  });
+} catch (error) {
+  failure = error;
+}
+
+// ---- report -------------------------------------------------------------------------------
+
+const total = (performance.now() - started) / 1000;
+if (failure && !interrupted) {
+  const failed = timings.at(-1);
+  console.log(`\nFAILED at "${failed?.name ?? '?'}": ${(failure as Error).message}`);
+  if (stackStarted) await diagnostics();
+  if (keep) {
+    console.log(`\n--keep: the stack stays up. Take it down with:\n  ${takeDownCommand()}`);
+  } else {
+    await teardown().catch((error: unknown) =>
+      console.log(`teardown: ${(error as Error).message}`),
+    );
+  }
+}
+if (interrupted) await new Promise(() => {});
+
+console.log('\nStage timings:');
+for (const [index, t] of timings.entries()) {
+  console.log(
+    `  ${String(index + 1).padStart(2)}  ${t.name.padEnd(72)} ${t.seconds.toFixed(1).padStart(7)}s${t.ok ? '' : '  FAILED'}`,
+  );
+}
+console.log(`      ${'total'.padEnd(72)} ${total.toFixed(1).padStart(7)}s`);
+if (imageSizes.length > 0) console.log(`Images: ${imageSizes.join('; ')}`);
+
+if (failure) {
+  if (folder) console.log(`Commands and their output: ${logFile} (the folder is kept)`);
+  console.log('compose-e2e: 0 passed, 1 failed');
+  process.exit(1);
+}
+if (folder && !keep) await rm(folder, { recursive: true, force: true });
+console.log(`compose-e2e: ${timings.length} passed, 0 failed`);
