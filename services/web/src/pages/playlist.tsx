@@ -21,6 +21,7 @@ import {
   UpIcon,
 } from '../components/icons.tsx';
 import { Link } from '../components/link.tsx';
+import { PlaylistFields } from '../components/playlist-fields.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
 import { formatDuration, formatLongDuration, plural } from '../format.ts';
 import { useAsync } from '../hooks/use-async.ts';
@@ -46,7 +47,7 @@ function Details({
   const [description, setDescription] = useState(playlist.description ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const ids = { name: useId(), description: useId(), isPublic: useId() };
+  const isPublicId = useId();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -84,25 +85,13 @@ function Details({
   if (editing) {
     return (
       <form className="playlist-edit" onSubmit={save} aria-label="Edit the playlist">
-        <div className="field">
-          <label htmlFor={ids.name}>Name</label>
-          <input
-            id={ids.name}
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.description}>Description</label>
-          <textarea
-            id={ids.description}
-            rows={3}
-            maxLength={2000}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </div>
+        <PlaylistFields
+          name={name}
+          description={description}
+          onName={setName}
+          onDescription={setDescription}
+          descriptionRows={3}
+        />
         {error ? (
           <p className="form-error" role="alert">
             {error}
@@ -142,9 +131,9 @@ function Details({
           <button type="button" className="button small" onClick={() => setEditing(true)}>
             Rename or describe
           </button>
-          <label className="switch" htmlFor={ids.isPublic}>
+          <label className="switch" htmlFor={isPublicId}>
             <input
-              id={ids.isPublic}
+              id={isPublicId}
               type="checkbox"
               role="switch"
               checked={playlist.isPublic}

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { api, describeError, type PlaylistScope } from '../api/client.ts';
 import { Link } from '../components/link.tsx';
 import { Pagination } from '../components/pagination.tsx';
+import { PlaylistFields } from '../components/playlist-fields.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
 import { formatLongDuration, plural } from '../format.ts';
 import { useAsync } from '../hooks/use-async.ts';
@@ -18,7 +19,7 @@ function CreatePlaylist() {
   const [isPublic, setIsPublic] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const ids = { name: useId(), description: useId(), isPublic: useId() };
+  const isPublicId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,28 +47,16 @@ function CreatePlaylist() {
   return (
     <form className="card create-playlist" onSubmit={submit} aria-labelledby="create-heading">
       <h2 id="create-heading">New playlist</h2>
-      <div className="field">
-        <label htmlFor={ids.name}>Name</label>
+      <PlaylistFields
+        name={name}
+        description={description}
+        onName={setName}
+        onDescription={setDescription}
+        descriptionRows={2}
+      />
+      <label className="checkbox" htmlFor={isPublicId}>
         <input
-          id={ids.name}
-          value={name}
-          maxLength={200}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.description}>Description</label>
-        <textarea
-          id={ids.description}
-          rows={2}
-          maxLength={2000}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </div>
-      <label className="checkbox" htmlFor={ids.isPublic}>
-        <input
-          id={ids.isPublic}
+          id={isPublicId}
           type="checkbox"
           checked={isPublic}
           onChange={(e) => setIsPublic(e.target.checked)}
