@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -31,4 +31,21 @@ describe('ensureWebBuild', () => {
 
     await expect(ensureWebBuild({ distDir })).resolves.toEqual({ built: false });
   }, 180_000);
+
+  it('counts a build older than any of its sources as not built', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'radio-web-stale-'));
+    dirs.push(root);
+    const distDir = join(root, 'dist');
+    const source = join(root, 'app.tsx');
+    await mkdir(distDir);
+    await writeFile(join(distDir, 'index.html'), '<!doctype html>\n');
+    await writeFile(source, 'export {};\n');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(source, past, past);
+    expect(await isWebBuilt(distDir, [source, join(root, 'missing')])).toBe(true);
+    const future = new Date(Date.now() + 60_000);
+    await utimes(source, future, future);
+    expect(await isWebBuilt(distDir, [source])).toBe(false);
+    expect(await isWebBuilt(distDir, [root])).toBe(false);
+  });
 });
