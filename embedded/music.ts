@@ -1,23 +1,11 @@
 import { readdir } from 'node:fs/promises';
-import { extname } from 'node:path';
-import type { Logger } from '@radio/core';
+import { isAudioFile, type Logger } from '@radio/core';
 import { generateDemoLibrary } from '@radio/core/demo-library';
-
-const AUDIO_EXTENSIONS = new Set([
-  '.mp3',
-  '.flac',
-  '.ogg',
-  '.oga',
-  '.opus',
-  '.m4a',
-  '.aac',
-  '.wav',
-]);
 
 async function hasAudio(dir: string): Promise<boolean> {
   try {
     const entries = await readdir(dir, { recursive: true });
-    return entries.some((entry) => AUDIO_EXTENSIONS.has(extname(entry).toLowerCase()));
+    return entries.some((entry) => isAudioFile(entry));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;

@@ -1,3 +1,4 @@
+export { AUDIO_EXTENSIONS, isAudioFile } from './audio/extensions.ts';
 export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';

@@ -2,21 +2,8 @@ import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { delimiter, extname, join } from 'node:path';
+import { AUDIO_EXTENSIONS } from '@radio/core';
 import { OpsError } from './errors.ts';
-
-/** Extensions the scheduler's library indexes: another file would be copied and never played. */
-export const LIBRARY_EXTENSIONS: readonly string[] = [
-  '.mp3',
-  '.flac',
-  '.ogg',
-  '.oga',
-  '.opus',
-  '.m4a',
-  '.mp4',
-  '.aac',
-  '.wav',
-  '.wave',
-];
 
 /** What the first bytes of a file say it is, among the audio formats the library plays. */
 export function sniffAudio(head: Buffer): string | null {
@@ -97,10 +84,10 @@ export async function checkAudioFile(path: string, ffprobe: string | null): Prom
   if (!info) throw new OpsError('OPS_FILE_NOT_FOUND', `${path}: no such file`);
   if (!info.isFile()) throw new OpsError('OPS_NOT_AUDIO', `${path}: not a regular file`);
   const extension = extname(path).toLowerCase();
-  if (!LIBRARY_EXTENSIONS.includes(extension)) {
+  if (!AUDIO_EXTENSIONS.has(extension)) {
     throw new OpsError(
       'OPS_NOT_AUDIO',
-      `${path}: not an audio file the library plays (extensions: ${LIBRARY_EXTENSIONS.join(' ')})`,
+      `${path}: not an audio file the library plays (extensions: ${[...AUDIO_EXTENSIONS].join(' ')})`,
     );
   }
   const handle = await open(path, 'r');

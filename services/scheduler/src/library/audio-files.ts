@@ -1,23 +1,5 @@
 import { extname, isAbsolute, relative, sep } from 'node:path';
 
-/** Extensions the library indexes (lower case, with the dot); anything else is not music. */
-export const AUDIO_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.mp3',
-  '.flac',
-  '.ogg',
-  '.oga',
-  '.opus',
-  '.m4a',
-  '.mp4',
-  '.aac',
-  '.wav',
-  '.wave',
-]);
-
-export function isAudioFile(path: string): boolean {
-  return AUDIO_EXTENSIONS.has(extname(path).toLowerCase());
-}
-
 /** Dot-files and dot-folders (`.DS_Store`, `.sync/`, editors' temp files) are never music. */
 export function isHidden(relativePath: string): boolean {
   return relativePath.split('/').some((part) => part.startsWith('.'));

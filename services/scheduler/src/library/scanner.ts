@@ -1,8 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '@radio/core';
-import { isAudioFile } from './audio-files.ts';
+import { isAudioFile, type Logger } from '@radio/core';
 
 /**
  * Every audio file under `root`, relative with `/` separators, in a stable order. Hidden

@@ -1,6 +1,6 @@
-import type { Logger } from '@radio/core';
+import { isAudioFile, type Logger } from '@radio/core';
 import { type FSWatcher, watch } from 'chokidar';
-import { isAudioFile, isHidden, toLibraryPath } from './audio-files.ts';
+import { isHidden, toLibraryPath } from './audio-files.ts';
 
 export type WatchEvent =
   | { readonly kind: 'changed'; readonly path: string }
