@@ -3,6 +3,7 @@ export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';
 export * from './ffmpeg/index.ts';
+export { Closers, exitOnSignals } from './lifecycle.ts';
 export {
   componentLogger,
   createLogger,

@@ -2,9 +2,11 @@
 import {
   apiSpec,
   type Bus,
+  Closers,
   createLogger,
   createMemoryBus,
   createRedisBus,
+  exitOnSignals,
   loadConfigOrExit,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
@@ -14,33 +16,16 @@ import { createApi } from './api.ts';
 const config = loadConfigOrExit(apiSpec);
 const logger = createLogger({ service: 'api', level: config.LOG_LEVEL });
 
-const closers: Array<() => Promise<unknown>> = [];
-async function stopAll(): Promise<void> {
-  for (const close of closers.splice(0).reverse()) {
-    await close().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
-  }
-}
-
-let stopping = false;
-function shutdown(signal: NodeJS.Signals): void {
-  if (stopping) process.exit(130);
-  stopping = true;
-  logger.info({ signal }, 'stopping');
-  // Whatever has started so far is stopped, in reverse order; a start still under way ends
-  // with the process.
-  stopAll().then(
-    () => logger.flush(() => process.exit(0)),
-    () => process.exit(1),
-  );
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+// Whatever has started so far is stopped, in reverse order; a start still under way ends
+// with the process.
+const closers = new Closers(logger);
+exitOnSignals(logger, () => closers.closeAll());
 
 try {
   const database = await createDb(config.DATABASE_URL, {
     onError: (error) => logger.warn({ err: error }, 'database connection error'),
   });
-  closers.push(() => database.close());
+  closers.add(() => database.close());
   const migrated = await migrateToLatest(database.db);
   logger.info({ database: database.target, applied: migrated.applied }, 'database ready');
 
@@ -48,7 +33,7 @@ try {
   let redis: Redis | undefined;
   if (config.REDIS_URL) {
     bus = await createRedisBus({ url: config.REDIS_URL, logger });
-    closers.push(() => bus.close());
+    closers.add(() => bus.close());
     // Sessions and rate limits. Commands fail fast while Redis is away (503), not queue up.
     redis = new Redis(config.REDIS_URL, {
       maxRetriesPerRequest: 1,
@@ -58,13 +43,13 @@ try {
     redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
     await redis.connect();
     const client = redis;
-    closers.push(() => client.quit());
+    closers.add(() => client.quit());
   } else {
     logger.warn(
       'REDIS_URL is not set: in-process bus (no scheduler can reach this api) and sessions in the database',
     );
     bus = createMemoryBus({ logger });
-    closers.push(() => bus.close());
+    closers.add(() => bus.close());
   }
 
   const api = await createApi(
@@ -84,10 +69,10 @@ try {
     },
     { db: database, bus, logger, redis },
   );
-  closers.push(() => api.close());
+  closers.add(() => api.close());
   await api.listen(config.API_PORT, config.API_HOST);
 } catch (error) {
   logger.fatal({ err: error }, 'the api could not start');
-  await stopAll();
+  await closers.closeAll();
   logger.flush(() => process.exit(1));
 }

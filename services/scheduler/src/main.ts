@@ -5,6 +5,7 @@ import {
   createLogger,
   createMemoryBus,
   createRedisBus,
+  exitOnSignals,
   loadConfigOrExit,
   schedulerSpec,
 } from '@radio/core';
@@ -26,25 +27,11 @@ const scheduler = createScheduler(schedulerOptionsFromConfig(config), {
   logger,
 });
 
-let stopping = false;
-const shutdown = (signal: NodeJS.Signals): void => {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping');
-  scheduler
-    .stop()
-    .then(() => bus.close())
-    .then(() => database.close())
-    .then(
-      () => logger.flush(() => process.exit(0)),
-      (error: unknown) => {
-        logger.error({ err: error }, 'stop failed');
-        logger.flush(() => process.exit(1));
-      },
-    );
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+exitOnSignals(logger, async () => {
+  await scheduler.stop();
+  await bus.close();
+  await database.close();
+});
 
 try {
   await scheduler.start();

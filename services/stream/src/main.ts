@@ -3,6 +3,7 @@ import {
   createLogger,
   createRedisBus,
   describeConfig,
+  exitOnSignals,
   loadConfigOrExit,
   streamSpec,
 } from '@radio/core';
@@ -47,16 +48,7 @@ try {
 }
 logger.info({ url: server.url, port: server.port }, `stream server listening on ${server.url}`);
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping');
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
+exitOnSignals(logger, async () => {
   await server.close();
   await bus?.close();
-  process.exit(0);
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+});

@@ -1,4 +1,4 @@
-import { createLogger, loadConfigOrExit, webSpec } from '@radio/core';
+import { createLogger, exitOnSignals, loadConfigOrExit, webSpec } from '@radio/core';
 import { createWebServer, WebNotBuiltError, type WebServer } from './index.ts';
 
 /*
@@ -30,15 +30,4 @@ async function start(): Promise<WebServer> {
 const server = await start();
 logger.info({ url: server.url, api: config.API_URL }, `web app on ${server.url}`);
 
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping');
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  await server.close();
-  logger.flush(() => process.exit(0));
-}
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+exitOnSignals(logger, () => server.close());

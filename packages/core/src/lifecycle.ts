@@ -1,0 +1,51 @@
+import type { Logger } from './logger.ts';
+
+/**
+ * What a process has started, stopped in the reverse order of start. A failing stop is logged
+ * and the others still run.
+ */
+export class Closers {
+  readonly #closers: Array<() => Promise<unknown>> = [];
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  add(close: () => Promise<unknown>): void {
+    this.#closers.push(close);
+  }
+
+  async closeAll(): Promise<void> {
+    for (const close of this.#closers.splice(0).reverse()) {
+      await close().catch((error: unknown) => this.#logger.error({ err: error }, 'stop failed'));
+    }
+  }
+}
+
+/**
+ * A service's main(): on SIGINT or SIGTERM run `stop`, flush the logs and exit 0 (1 if the stop
+ * failed or takes longer than `forceAfterMs`); a second signal exits at once.
+ */
+export function exitOnSignals(
+  logger: Logger,
+  stop: () => Promise<void>,
+  forceAfterMs = 10_000,
+): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    setTimeout(() => process.exit(1), forceAfterMs).unref();
+    stop().then(
+      () => logger.flush(() => process.exit(0)),
+      (error: unknown) => {
+        logger.error({ err: error }, 'stop failed');
+        logger.flush(() => process.exit(1));
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
