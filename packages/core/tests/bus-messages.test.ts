@@ -28,6 +28,7 @@ describe('bus message catalogue', () => {
       'queue.changed',
       'library.changed',
       'library.scan',
+      'user.changed',
     ]);
     expect(COMMAND_TYPES).toEqual([
       'player.play',

@@ -44,6 +44,7 @@ import { StatusService } from './services/status.service.ts';
 import { StreamingService } from './services/streaming.service.ts';
 import { TrackIndex } from './services/track-index.ts';
 import { TracksService } from './services/tracks.service.ts';
+import { UserCache } from './services/user-cache.ts';
 import { UsersService } from './services/users.service.ts';
 import { API_VERSION } from './version.ts';
 
@@ -99,6 +100,12 @@ export interface ApiOptions {
     | undefined;
   /** See TrackIndex: how often a search may check the library for changes (ms). Default 5000. */
   trackIndexRefreshMs?: number | undefined;
+  /**
+   * How long a signed-in user's account is used without reading it again (ms). Changes made
+   * through any api process apply at once; this bounds changes made in the database by hand.
+   * Default 5000.
+   */
+  userCacheMs?: number | undefined;
   /** log2 of scrypt's N for new password hashes. Default 15. */
   scryptCost?: number | undefined;
 }
@@ -175,6 +182,11 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
   const history = new HistoryRepository(db);
 
   const cleanups: Array<() => void | Promise<void>> = [];
+  const userCache = new UserCache(users, bus, logger, {
+    ttlMs: options.userCacheMs ?? 5000,
+    maxEntries: 10_000,
+  });
+  cleanups.push(() => userCache.close());
   const counters: CounterStore = redis
     ? new RedisCounterStore(redis, `${prefix}ratelimit:`)
     : new MemoryCounterStore();
@@ -318,7 +330,7 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
     allowedOrigins: options.allowedOrigins ?? [],
     bodyLimit: options.bodyLimit ?? '100kb',
     session: sessionMiddleware(sessionSettings),
-    users,
+    users: userCache,
     routes,
   });
 

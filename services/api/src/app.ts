@@ -6,8 +6,8 @@ import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-id.ts';
 import { sameOriginOnly } from './middleware/same-origin.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
-import type { UsersRepository } from './repositories/users.repository.ts';
 import type { ApiRouter } from './routing.ts';
+import type { UserCache } from './services/user-cache.ts';
 
 export const BASE_PATH = '/api/radio';
 
@@ -17,7 +17,7 @@ export interface AppParts {
   allowedOrigins: readonly string[];
   bodyLimit: string | number;
   session: RequestHandler;
-  users: UsersRepository;
+  users: UserCache;
   routes: ApiRouter;
 }
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { createRedisBus, silentLogger } from '@radio/core';
 import request from 'supertest';
-import { ALL_SETUPS } from './helpers/databases.ts';
+import { createApi } from '../src/index.ts';
+import { ALL_SETUPS, REDIS_URL, type TestRedis } from './helpers/databases.ts';
 import {
   BASE,
   createUser,
@@ -8,6 +10,7 @@ import {
   PASSWORD,
   startTestApi,
   type TestApi,
+  waitFor,
 } from './helpers/test-api.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,16 +88,51 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     );
   });
 
-  it('end when the account is disabled or deleted', async () => {
+  it('end at once when an admin disables, resets or deletes the account', async () => {
     t = await startTestApi(setup);
+    const { app } = t;
+    await createUser(t.db, 'boss', 'admin');
     const user = await createUser(t.db, 'doomed');
+    const admin = await loginCookie(t, 'boss');
+    const patchUser = (body: object) =>
+      request(app).patch(`${BASE}/users/${user.id}`).set('Cookie', admin).send(body);
+    const me = (cookie: string) => request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+
     const cookie = await loginCookie(t, 'doomed');
-    await t.db.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
-    expectError(await request(t.app).get(`${BASE}/auth/me`).set('Cookie', cookie), 401);
-    await t.db.db.updateTable('users').set({ disabled: 0 }).where('id', '=', user.id).execute();
+    expect((await me(cookie)).status).toBe(200);
+    expect((await patchUser({ disabled: true })).status).toBe(200);
+    expectError(await me(cookie), 401, 'API_UNAUTHENTICATED');
+
+    expect((await patchUser({ disabled: false })).status).toBe(200);
     const again = await loginCookie(t, 'doomed');
-    await t.db.db.deleteFrom('users').where('id', '=', user.id).execute();
-    expectError(await request(t.app).get(`${BASE}/auth/me`).set('Cookie', again), 401);
+    expect((await me(again)).status).toBe(200);
+    expect((await patchUser({ password: 'a new password 1' })).status).toBe(200);
+    expectError(await me(again), 401, 'API_UNAUTHENTICATED');
+
+    const third = (
+      await request(t.app)
+        .post(`${BASE}/auth/login`)
+        .send({ username: 'doomed', password: 'a new password 1' })
+    ).headers['set-cookie'];
+    const thirdCookie = String(third).split(';')[0] as string;
+    expect((await me(thirdCookie)).status).toBe(200);
+    expect(
+      (await request(t.app).delete(`${BASE}/users/${user.id}`).set('Cookie', admin)).status,
+    ).toBe(204);
+    expectError(await me(thirdCookie), 401, 'API_UNAUTHENTICATED');
+  });
+
+  it('end when the account is disabled in the database by hand, within userCacheMs', async () => {
+    t = await startTestApi(setup, { userCacheMs: 200 });
+    const { app } = t;
+    const user = await createUser(t.db, 'edited');
+    const cookie = await loginCookie(t, 'edited');
+    expect((await request(t.app).get(`${BASE}/auth/me`).set('Cookie', cookie)).status).toBe(200);
+    await t.db.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
+    await waitFor(async () => {
+      const res = await request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+      return res.status === 401 ? res : undefined;
+    }, 5000);
   });
 
   it('ignore a forged or tampered cookie', async () => {
@@ -107,5 +145,53 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
       await request(t.app).get(`${BASE}/auth/me`).set('Cookie', 'radio.sid=s%3Aforged.sig'),
       401,
     );
+  });
+});
+
+describe('sessions shared by two api processes (PostgreSQL, Redis sessions and bus)', () => {
+  let t: TestApi | null = null;
+  afterEach(async () => {
+    await t?.close();
+    t = null;
+  });
+
+  it('end in the other process too when an admin disables the account', async () => {
+    // A long userCacheMs: only the bus can tell the other process in time.
+    t = await startTestApi(
+      { dialect: 'postgres', sessions: 'redis' },
+      { userCacheMs: 60_000 },
+      { bus: 'redis' },
+    );
+    const redis = t.redis as TestRedis;
+    const logger = silentLogger();
+    const bus = await createRedisBus({ url: REDIS_URL, logger, prefix: redis.prefix });
+    const other = await createApi(t.options, {
+      db: await t.database.open(),
+      bus,
+      logger,
+      redis: redis.redis,
+    });
+    try {
+      await createUser(t.db, 'boss', 'admin');
+      const user = await createUser(t.db, 'roamer');
+      const admin = await loginCookie(t, 'boss');
+      const cookie = await loginCookie(t, 'roamer');
+      const meThere = () => request(other.app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+      expect((await meThere()).status).toBe(200);
+
+      const disabled = await request(t.app)
+        .patch(`${BASE}/users/${user.id}`)
+        .set('Cookie', admin)
+        .send({ disabled: true });
+      expect(disabled.status).toBe(200);
+      const refused = await waitFor(async () => {
+        const res = await meThere();
+        return res.status === 401 ? res : undefined;
+      }, 5000);
+      expectError(refused, 401, 'API_UNAUTHENTICATED');
+    } finally {
+      await other.close();
+      await bus.close();
+    }
   });
 });

@@ -141,6 +141,11 @@ export const eventPayloadSchemas = {
   'library.changed': libraryChangesSchema,
   /** Progress of a library scan, then its end (`done` or `failed`). */
   'library.scan': libraryScanSchema,
+  /**
+   * An account was changed or deleted (role, disabled, password, name): every api process
+   * drops what it keeps of it, so the change applies to that account's sessions at once.
+   */
+  'user.changed': z.object({ userId: id }),
 } as const;
 
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -1,18 +1,18 @@
 import type { RequestHandler } from 'express';
-import type { UsersRepository } from '../repositories/users.repository.ts';
 import { toUserDto } from '../services/mappers.ts';
 import { credentialOf } from '../services/passwords.ts';
+import type { UserCache } from '../services/user-cache.ts';
 
 /**
- * Sets `req.user` from the session. The user is read on every request, so a disabled or
- * deleted account, or a changed password, ends its sessions at once.
+ * Sets `req.user` from the session. The account is checked on every request, so a disabled or
+ * deleted account, or a changed password, ends its sessions at once (see UserCache).
  */
-export function loadUser(users: UsersRepository): RequestHandler {
+export function loadUser(users: UserCache): RequestHandler {
   return async (req, _res, next) => {
     req.user = null;
     const userId = req.session?.userId;
     if (userId === undefined) return next();
-    const row = await users.findById(userId);
+    const row = await users.get(userId);
     const valid =
       row !== undefined &&
       row.disabled === 0 &&

@@ -10,12 +10,18 @@ export interface UserListFilter {
   limit: number;
 }
 
+/** Called with a user's id after a write to that user's row is committed. */
+export type UserChangeListener = (userId: number) => void;
+
 // Any constant works: it only has to be the same in every api process of the station.
 const ADMIN_LOCK_KEY = 7_261_001;
 
 export class UsersRepository {
   readonly #handle: DbHandle;
   readonly #findById: (parameters: readonly unknown[]) => Promise<User[]>;
+  readonly #listeners = new Set<UserChangeListener>();
+  /** Users changed inside a withAdminLock transaction: announced once it commits. */
+  readonly #uncommitted = new WeakMap<Kysely<Database>, Set<number>>();
 
   constructor(handle: DbHandle) {
     this.#handle = handle;
@@ -26,6 +32,22 @@ export class UsersRepository {
 
   get #db(): Kysely<Database> {
     return this.#handle.db;
+  }
+
+  /**
+   * `listener` hears of every committed update or deletion of a user row made through this
+   * repository (new rows are not announced: nothing can know them yet). Returns the function
+   * that stops it.
+   */
+  onChange(listener: UserChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(userId: number, db: Kysely<Database>): void {
+    const uncommitted = this.#uncommitted.get(db);
+    if (uncommitted) uncommitted.add(userId);
+    else for (const listener of this.#listeners) listener(userId);
   }
 
   /** Runs on every request with a session (middleware/auth.ts), hence prepared. */
@@ -71,17 +93,21 @@ export class UsersRepository {
     patch: UserUpdate,
     db: Kysely<Database> = this.#db,
   ): Promise<User | undefined> {
-    return db
+    const user = await db
       .updateTable('users')
       .set({ ...patch, updated_at: nowIso() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    if (user) this.#changed(id, db);
+    return user;
   }
 
   async delete(id: number, db: Kysely<Database> = this.#db): Promise<boolean> {
     const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const deleted = Number(result.numDeletedRows) > 0;
+    if (deleted) this.#changed(id, db);
+    return deleted;
   }
 
   async recordLogin(id: number): Promise<void> {
@@ -90,6 +116,7 @@ export class UsersRepository {
       .set({ last_login_at: nowIso() })
       .where('id', '=', id)
       .execute();
+    this.#changed(id, this.#db);
   }
 
   /** Enabled admins other than `exceptId`. */
@@ -109,12 +136,18 @@ export class UsersRepository {
    * first registration (which becomes admin) and the last-admin rule must not race. SQLite
    * runs one write transaction at a time anyway; PostgreSQL gets a transaction-level lock.
    */
-  withAdminLock<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.#db.transaction().execute(async (trx) => {
+  async withAdminLock<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    // Announcing inside the transaction would let a reader cache the old row again before
+    // the commit; a rolled-back transaction changed nothing to announce.
+    const changed = new Set<number>();
+    const result = await this.#db.transaction().execute(async (trx) => {
+      this.#uncommitted.set(trx, changed);
       if (this.#handle.dialect === 'postgres') {
         await sql`select pg_advisory_xact_lock(${ADMIN_LOCK_KEY})`.execute(trx);
       }
       return work(trx);
     });
+    for (const userId of changed) this.#changed(userId, this.#db);
+    return result;
   }
 }
