@@ -20,7 +20,7 @@ const STATEMENT_CACHE_SIZE = 100;
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly filename: string;
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, NodeSqliteStatement>();
 
   constructor(filename: string, options: SqliteOptions = {}) {
     this.filename = filename;
@@ -49,7 +49,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   prepare(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
-      statement = this.#db.prepare(sql);
+      statement = new NodeSqliteStatement(this.#db.prepare(sql));
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
         const oldest = this.#statements.keys().next().value;
         if (oldest !== undefined) this.#statements.delete(oldest);
@@ -59,7 +59,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       this.#statements.delete(sql);
     }
     this.#statements.set(sql, statement);
-    return new NodeSqliteStatement(statement);
+    return statement;
   }
 
   /** Idempotent. */
@@ -76,6 +76,7 @@ class NodeSqliteStatement implements SqliteStatement {
   constructor(statement: StatementSync) {
     this.#statement = statement;
     // Anything that returns columns (select, pragma, insert … returning) is read with all().
+    // Asked once per statement: columns() builds a description of every column each time.
     this.reader = statement.columns().length > 0;
   }
 
