@@ -101,11 +101,12 @@ export interface ApiOptions {
   /** See TrackIndex: how often a search may check the library for changes (ms). Default 5000. */
   trackIndexRefreshMs?: number | undefined;
   /**
-   * How long a signed-in user's account is used without reading it again (ms). Changes made
+   * How long a request may use a session's user (and, in the database session store, the
+   * session row) as this process last read it, instead of reading it again (ms). Changes made
    * through any api process apply at once; this bounds changes made in the database by hand.
    * Default 5000.
    */
-  userCacheMs?: number | undefined;
+  sessionCacheMs?: number | undefined;
   /** log2 of scrypt's N for new password hashes. Default 15. */
   scryptCost?: number | undefined;
 }
@@ -182,8 +183,9 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
   const history = new HistoryRepository(db);
 
   const cleanups: Array<() => void | Promise<void>> = [];
+  const sessionCacheMs = options.sessionCacheMs ?? 5000;
   const userCache = new UserCache(users, bus, logger, {
-    ttlMs: options.userCacheMs ?? 5000,
+    ttlMs: sessionCacheMs,
     maxEntries: 10_000,
   });
   cleanups.push(() => userCache.close());
@@ -201,6 +203,7 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
     const dbStore = new DbSessionStore(new SessionsRepository(db), {
       defaultTtlMs: maxAgeMs,
       purgeIntervalMs: 10 * 60 * 1000,
+      copyMs: sessionCacheMs,
       logger: componentLogger(logger, 'sessions'),
     });
     cleanups.push(() => dbStore.close());

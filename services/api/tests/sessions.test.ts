@@ -122,8 +122,8 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     expectError(await me(thirdCookie), 401, 'API_UNAUTHENTICATED');
   });
 
-  it('end when the account is disabled in the database by hand, within userCacheMs', async () => {
-    t = await startTestApi(setup, { userCacheMs: 200 });
+  it('end when the account is disabled in the database by hand, within sessionCacheMs', async () => {
+    t = await startTestApi(setup, { sessionCacheMs: 200 });
     const { app } = t;
     const user = await createUser(t.db, 'edited');
     const cookie = await loginCookie(t, 'edited');
@@ -131,6 +131,22 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     await t.db.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
     await waitFor(async () => {
       const res = await request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+      return res.status === 401 ? res : undefined;
+    }, 5000);
+  });
+
+  it('end when the stored session is deleted by hand, within sessionCacheMs', async () => {
+    t = await startTestApi(setup, { sessionCacheMs: 200 });
+    const { app } = t;
+    await createUser(t.db, 'erased');
+    const cookie = await loginCookie(t, 'erased');
+    const me = () => request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+    expect((await me()).status).toBe(200);
+    expect(await storedSessions(t)).toBe(1);
+    if (t.redis) await t.redis.redis.del(...(await t.redis.redis.keys(`${t.redis.prefix}sess:*`)));
+    else await t.db.db.deleteFrom('sessions').execute();
+    await waitFor(async () => {
+      const res = await me();
       return res.status === 401 ? res : undefined;
     }, 5000);
   });
@@ -156,10 +172,10 @@ describe('sessions shared by two api processes (PostgreSQL, Redis sessions and b
   });
 
   it('end in the other process too when an admin disables the account', async () => {
-    // A long userCacheMs: only the bus can tell the other process in time.
+    // A long sessionCacheMs: only the bus can tell the other process in time.
     t = await startTestApi(
       { dialect: 'postgres', sessions: 'redis' },
-      { userCacheMs: 60_000 },
+      { sessionCacheMs: 60_000 },
       { bus: 'redis' },
     );
     const redis = t.redis as TestRedis;

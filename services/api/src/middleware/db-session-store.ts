@@ -9,8 +9,26 @@ export interface DbSessionStoreOptions {
   defaultTtlMs: number;
   /** How often expired rows are deleted (ms). */
   purgeIntervalMs: number;
+  /**
+   * How long a session read or written here is used without reading its row again (ms).
+   * Embedded mode is the only process on its table; were another api process to share it,
+   * a logout there would reach this one within this time.
+   */
+  copyMs: number;
   logger: Logger;
 }
+
+interface Copy {
+  /** The session as JSON: each request gets its own object to change. */
+  json: string;
+  /** The expiry in the table, as last read or written here. */
+  expiresAt: number;
+  /** When the row was last read or written (performance.now()). */
+  syncedAt: number;
+}
+
+// A bound for a store that sees very many sessions between two purges.
+const MAX_COPIES = 100_000;
 
 function expiryOf(data: session.SessionData, defaultTtlMs: number): number {
   const expires = data.cookie?.expires;
@@ -19,30 +37,29 @@ function expiryOf(data: session.SessionData, defaultTtlMs: number): number {
 
 /**
  * express-session's store on the station's database, for embedded mode (no Redis). Expired
- * sessions are never returned, and are deleted on a timer.
+ * sessions are never returned, and are deleted on a timer. Every request reads its session,
+ * so the store keeps a copy of the rows it read or wrote: a request within `copyMs` of the
+ * last read costs no query.
  */
 export class DbSessionStore extends session.Store {
   readonly #sessions: SessionsRepository;
   readonly #defaultTtlMs: number;
+  readonly #copyMs: number;
   readonly #log: Logger;
   readonly #purge: NodeJS.Timeout;
-  /**
-   * The expiry each session has in the table, as last read or written here. With a rolling
-   * expiry every request touches its session; when the stored expiry is recent enough, the
-   * touch needs no write at all.
-   */
-  readonly #stored = new Map<string, number>();
+  readonly #copies = new Map<string, Copy>();
 
   constructor(sessions: SessionsRepository, options: DbSessionStoreOptions) {
     super();
     this.#sessions = sessions;
     this.#defaultTtlMs = options.defaultTtlMs;
+    this.#copyMs = options.copyMs;
     this.#log = options.logger;
     this.#purge = setInterval(() => {
       const now = Date.now();
-      for (const [sid, expiresAt] of this.#stored) if (expiresAt <= now) this.#stored.delete(sid);
+      for (const [sid, copy] of this.#copies) if (copy.expiresAt <= now) this.#copies.delete(sid);
       this.#sessions
-        .deleteExpired(Date.now())
+        .deleteExpired(now)
         .then((n) => n > 0 && this.#log.debug({ deleted: n }, 'expired sessions deleted'))
         .catch((error: unknown) => this.#log.warn({ err: error }, 'session purge failed'));
     }, options.purgeIntervalMs);
@@ -50,40 +67,53 @@ export class DbSessionStore extends session.Store {
   }
 
   override get(sid: string, callback: Callback<session.SessionData | null>): void {
+    const copy = this.#copies.get(sid);
+    if (copy !== undefined && performance.now() - copy.syncedAt < this.#copyMs) {
+      this.#answer(sid, copy, callback);
+      return;
+    }
     this.#sessions.find(sid).then((row) => {
-      if (!row || row.expires_at <= Date.now()) {
-        this.#stored.delete(sid);
+      if (!row) {
+        this.#copies.delete(sid);
         return callback(null, null);
       }
-      this.#remember(sid, row.expires_at);
-      let data: session.SessionData;
-      try {
-        data = JSON.parse(row.data) as session.SessionData;
-      } catch {
-        return callback(null, null);
-      }
-      callback(null, data);
+      this.#answer(sid, this.#keep(sid, row.data, row.expires_at), callback);
     }, callback);
   }
 
   override set(sid: string, data: session.SessionData, callback?: Callback): void {
-    this.#sessions.save(sid, JSON.stringify(data), expiryOf(data, this.#defaultTtlMs)).then(
-      () => callback?.(),
-      (error: unknown) => callback?.(error),
+    const json = JSON.stringify(data);
+    const expiresAt = expiryOf(data, this.#defaultTtlMs);
+    this.#sessions.save(sid, json, expiresAt).then(
+      () => {
+        this.#keep(sid, json, expiresAt);
+        callback?.();
+      },
+      (error: unknown) => {
+        // The row may or may not hold the new data now: read it again next time.
+        this.#copies.delete(sid);
+        callback?.(error);
+      },
     );
   }
 
+  /**
+   * With a rolling expiry every answer touches its session. A touch that moves the expiry by
+   * less than a tenth of the lifetime (at most a minute) writes nothing: the session then
+   * ends at most that much earlier than its cookie says.
+   */
   override touch(sid: string, data: session.SessionData, callback?: Callback): void {
     const expiresAt = expiryOf(data, this.#defaultTtlMs);
     const slack = Math.min(60_000, Math.max(0, (expiresAt - Date.now()) / 10));
-    const stored = this.#stored.get(sid);
-    if (stored !== undefined && expiresAt - stored < slack) {
+    const copy = this.#copies.get(sid);
+    if (copy !== undefined && expiresAt - copy.expiresAt < slack) {
       callback?.();
       return;
     }
     this.#sessions.touch(sid, expiresAt, slack).then(
       () => {
-        this.#remember(sid, expiresAt);
+        const current = this.#copies.get(sid);
+        if (current !== undefined) current.expiresAt = Math.max(current.expiresAt, expiresAt);
         callback?.();
       },
       (error: unknown) => callback?.(error),
@@ -91,7 +121,7 @@ export class DbSessionStore extends session.Store {
   }
 
   override destroy(sid: string, callback?: Callback): void {
-    this.#stored.delete(sid);
+    this.#copies.delete(sid);
     this.#sessions.delete(sid).then(
       () => callback?.(),
       (error: unknown) => callback?.(error),
@@ -109,14 +139,35 @@ export class DbSessionStore extends session.Store {
     );
   }
 
-  #remember(sid: string, expiresAt: number): void {
-    // A bound for a store that sees very many sessions between two purges.
-    if (this.#stored.size >= 100_000) this.#stored.clear();
-    this.#stored.set(sid, expiresAt);
+  /** An expired session is gone: a copy never outlives its row's expiry. */
+  #answer(sid: string, copy: Copy, callback: Callback<session.SessionData | null>): void {
+    if (copy.expiresAt <= Date.now()) {
+      this.#copies.delete(sid);
+      return callback(null, null);
+    }
+    let data: session.SessionData;
+    try {
+      data = JSON.parse(copy.json) as session.SessionData;
+    } catch {
+      return callback(null, null);
+    }
+    callback(null, data);
+  }
+
+  #keep(sid: string, json: string, expiresAt: number): Copy {
+    const copy: Copy = { json, expiresAt, syncedAt: performance.now() };
+    // Re-inserted, so the map's order is oldest-synced first.
+    this.#copies.delete(sid);
+    if (this.#copies.size >= MAX_COPIES) {
+      const oldest = this.#copies.keys().next().value;
+      if (oldest !== undefined) this.#copies.delete(oldest);
+    }
+    this.#copies.set(sid, copy);
+    return copy;
   }
 
   close(): void {
     clearInterval(this.#purge);
-    this.#stored.clear();
+    this.#copies.clear();
   }
 }
