@@ -141,15 +141,14 @@ export class DbSessionStore extends session.Store {
 
   /** An expired session is gone: a copy never outlives its row's expiry. */
   #answer(sid: string, copy: Copy, callback: Callback<session.SessionData | null>): void {
-    if (copy.expiresAt <= Date.now()) {
-      this.#copies.delete(sid);
-      return callback(null, null);
-    }
-    let data: session.SessionData;
-    try {
-      data = JSON.parse(copy.json) as session.SessionData;
-    } catch {
-      return callback(null, null);
+    let data: session.SessionData | null = null;
+    if (copy.expiresAt <= Date.now()) this.#copies.delete(sid);
+    else {
+      try {
+        data = JSON.parse(copy.json) as session.SessionData;
+      } catch {
+        // A row written by something else than this store: no session.
+      }
     }
     callback(null, data);
   }
