@@ -48,6 +48,11 @@ export class DbSessionStore extends session.Store {
   readonly #log: Logger;
   readonly #purge: NodeJS.Timeout;
   readonly #copies = new Map<string, Copy>();
+  /**
+   * Bumped by every write and deletion: a read that a write overtook (a logout while another
+   * request of the session was reading it) answers with what it read but keeps no copy of it.
+   */
+  #writes = 0;
 
   constructor(sessions: SessionsRepository, options: DbSessionStoreOptions) {
     super();
@@ -72,21 +77,25 @@ export class DbSessionStore extends session.Store {
       this.#answer(sid, copy, callback);
       return;
     }
+    const writes = this.#writes;
     this.#sessions.find(sid).then((row) => {
       if (!row) {
         this.#copies.delete(sid);
         return callback(null, null);
       }
-      this.#answer(sid, this.#keep(sid, row.data, row.expires_at), callback);
+      const read: Copy = { json: row.data, expiresAt: row.expires_at, syncedAt: performance.now() };
+      if (writes === this.#writes) this.#keep(sid, read);
+      this.#answer(sid, read, callback);
     }, callback);
   }
 
   override set(sid: string, data: session.SessionData, callback?: Callback): void {
     const json = JSON.stringify(data);
     const expiresAt = expiryOf(data, this.#defaultTtlMs);
+    this.#writes += 1;
     this.#sessions.save(sid, json, expiresAt).then(
       () => {
-        this.#keep(sid, json, expiresAt);
+        this.#keep(sid, { json, expiresAt, syncedAt: performance.now() });
         callback?.();
       },
       (error: unknown) => {
@@ -121,6 +130,7 @@ export class DbSessionStore extends session.Store {
   }
 
   override destroy(sid: string, callback?: Callback): void {
+    this.#writes += 1;
     this.#copies.delete(sid);
     this.#sessions.delete(sid).then(
       () => callback?.(),
@@ -147,14 +157,13 @@ export class DbSessionStore extends session.Store {
       try {
         data = JSON.parse(copy.json) as session.SessionData;
       } catch {
-        // A row written by something else than this store: no session.
+        // A row this store did not write: no session.
       }
     }
     callback(null, data);
   }
 
-  #keep(sid: string, json: string, expiresAt: number): Copy {
-    const copy: Copy = { json, expiresAt, syncedAt: performance.now() };
+  #keep(sid: string, copy: Copy): void {
     // Re-inserted, so the map's order is oldest-synced first.
     this.#copies.delete(sid);
     if (this.#copies.size >= MAX_COPIES) {
@@ -162,7 +171,6 @@ export class DbSessionStore extends session.Store {
       if (oldest !== undefined) this.#copies.delete(oldest);
     }
     this.#copies.set(sid, copy);
-    return copy;
   }
 
   close(): void {
