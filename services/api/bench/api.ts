@@ -17,8 +17,9 @@
  * Two set-ups, as the station runs them:
  *  - PostgreSQL, Redis bus, sessions in Redis (the containers);
  *  - SQLite, in-process bus, sessions in SQLite (embedded mode).
- * The api runs in a child process of its own. A small command handler on the same bus answers
- * player.status and queue.list as the scheduler would.
+ * The api runs in a child process of its own and logs every request at info level to a file,
+ * as embedded mode does. A small command handler on the same bus answers player.status and
+ * queue.list as the scheduler would.
  *
  * Environment: BENCH_SECONDS (5 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
  * BENCH_CONCURRENCY (32), BENCH_TRACKS (10000), BENCH_DIALECTS (postgres,sqlite), BENCH_ROUTES
@@ -36,7 +37,8 @@ import {
   createMemoryHub,
   createRedisBus,
   type QueueItem,
-  silentLogger,
+  createLogger,
+  fileAndConsoleDestination,
 } from '@radio/core';
 import {
   containsIgnoreCase,
@@ -155,6 +157,8 @@ interface ServeArgs {
   dialect: 'postgres' | 'sqlite';
   url: string;
   redisPrefix: string;
+  /** The api logs every request at info level into this file, as embedded mode does. */
+  logFile: string;
 }
 
 /** Answers the scheduler's read commands, as services/scheduler would. */
@@ -191,7 +195,11 @@ function answerLikeTheScheduler(bus: Bus): void {
 }
 
 async function serve(args: ServeArgs): Promise<void> {
-  const logger = silentLogger();
+  const logger = createLogger({
+    service: 'api',
+    level: 'info',
+    destination: fileAndConsoleDestination(args.logFile, 'silent'),
+  });
   const db = await createDb(args.url, { maxConnections: 10 });
   let apiBus: Bus;
   let schedulerBus: Bus;
@@ -500,7 +508,12 @@ async function main(): Promise<void> {
     const database = await prepare(dialect);
     searchTable.push(...database.searchRows);
     const redisPrefix = `bench:api:${randomBytes(4).toString('hex')}:`;
-    const { child, port } = await startServer({ dialect, url: database.url, redisPrefix });
+    const { child, port } = await startServer({
+      dialect,
+      url: database.url,
+      redisPrefix,
+      logFile: join(database.dir, 'api.log'),
+    });
     try {
       const cookie = await login(port);
       const routes: Array<[string, string[]]> = [
