@@ -64,18 +64,15 @@ export function formatDuration(seconds: number): string {
 
 /** `127.0.0.1:1234->1234/tcp, 8000/tcp`-style, like docker ps (unpublished ports omitted). */
 export function formatPorts(ports: readonly PortBinding[]): string {
-  const seen = new Set<string>();
-  const parts: string[] = [];
+  // docker lists 0.0.0.0 and :: for one publication (in either order); both read 0.0.0.0.
+  const parts = new Set<string>();
   for (const port of ports) {
     const host = port.hostIp === '' || port.hostIp === '::' ? '0.0.0.0' : port.hostIp;
-    const text = `${host.includes(':') ? `[${host}]` : host}:${port.hostPort}->${port.containerPort}/${port.protocol}`;
-    // docker lists 0.0.0.0 and :: for one publication; one is enough here.
-    const key = `${port.hostPort}->${port.containerPort}/${port.protocol}`;
-    if (port.hostIp === '::' && seen.has(key)) continue;
-    seen.add(key);
-    parts.push(text);
+    parts.add(
+      `${host.includes(':') ? `[${host}]` : host}:${port.hostPort}->${port.containerPort}/${port.protocol}`,
+    );
   }
-  return parts.join(', ');
+  return [...parts].join(', ');
 }
 
 export function uptimeSeconds(container: ContainerInfo, nowMs: number): number | null {

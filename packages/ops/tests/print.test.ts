@@ -72,6 +72,13 @@ describe('formatting', () => {
         { containerPort: 8000, protocol: 'tcp', hostIp: '::', hostPort: 8000 },
       ]),
     ).toBe('127.0.0.1:1234->1234/tcp, 0.0.0.0:8000->8000/tcp');
+    // As inspect() sorts them: "::" before "0.0.0.0".
+    expect(
+      formatPorts([
+        { containerPort: 8000, protocol: 'tcp', hostIp: '::', hostPort: 8000 },
+        { containerPort: 8000, protocol: 'tcp', hostIp: '0.0.0.0', hostPort: 8000 },
+      ]),
+    ).toBe('0.0.0.0:8000->8000/tcp');
     expect(formatPorts([])).toBe('');
   });
 
