@@ -33,12 +33,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type Bus,
+  createLogger,
   createMemoryBus,
   createMemoryHub,
   createRedisBus,
-  type QueueItem,
-  createLogger,
   fileAndConsoleDestination,
+  type QueueItem,
 } from '@radio/core';
 import {
   containsIgnoreCase,
