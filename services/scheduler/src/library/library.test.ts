@@ -220,4 +220,20 @@ describe('Library', () => {
       .executeTakeFirst();
     expect(row).toMatchObject({ status: 'invalid', error: 'decoder failed' });
   });
+
+  it('does not mark invalid a track whose file vanished as it was about to play', async () => {
+    // The player's decoder finds no file when it was renamed or deleted a moment before.
+    const track = library.byPath('late renamed.flac');
+    await rename(join(music, 'late renamed.flac'), join(music, 'late again.flac'));
+    await library.markUnplayable(track?.id as number, 'No such file or directory');
+    const row = await handle.db
+      .selectFrom('tracks')
+      .select(['status'])
+      .where('id', '=', track?.id as number)
+      .executeTakeFirst();
+    expect(row).toEqual({ status: 'ok' });
+    // The watch then follows the file to its new name, keeping the track.
+    const moved = await library.resolve('late again.flac');
+    expect(moved.ok && moved.track.id).toBe(track?.id);
+  });
 });

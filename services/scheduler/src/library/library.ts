@@ -213,11 +213,15 @@ export class Library {
     };
   }
 
-  /** A track that failed to decode: invalid from now on, until its file changes. */
+  /**
+   * A track that failed to decode: invalid from now on, until its file changes. A file that
+   * was deleted or renamed just as it was about to play is not invalid: the watch marks it
+   * missing or follows it to its new name, and so does nothing here.
+   */
   async markUnplayable(id: number, reason: string): Promise<void> {
     const track = this.#playable.get(id);
+    if (!track || !(await exists(join(this.#root, track.path)))) return;
     await this.#repo.markInvalid(id, reason);
-    if (!track) return;
     const stamp = this.#stamps.get(track.path);
     if (stamp) this.#stamps.set(track.path, { ...stamp, status: 'invalid' });
     this.#forget(id);
