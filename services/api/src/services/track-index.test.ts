@@ -127,6 +127,11 @@ describe('TrackSnapshot', () => {
       'zzz',
       '1 2',
       'e',
+      '12',
+      'ar 12',
+      'lo ve st',
+      'ün',
+      'fire 1 12 123',
     ]) {
       const expected = rows
         .filter((t) => t.status === 'ok' && searchTokens(q).every((w) => hay(t).includes(w)))

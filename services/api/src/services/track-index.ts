@@ -18,8 +18,9 @@ import { toTrackDto } from './mappers.ts';
  * Why not SQL: a substring search (`lower(title) like '%x%' or …`) cannot use a b-tree index,
  * so every search scans the table: 5-18 ms for 10,000 tracks on SQLite (which blocks the event
  * loop while it runs) and 10-15 ms on PostgreSQL. Under 32 concurrent clients that queues far
- * beyond the 20 ms p99 target. A trigram index in memory finds the candidates of a word in
- * microseconds, and sort orders are computed once per library version.
+ * beyond the 20 ms p99 target. An index of the two- and three-character n-grams in memory
+ * finds the candidates of a search in microseconds, and sort orders are computed once per
+ * library version.
  *
  * The database stays the source of truth. The index is rebuilt when the scheduler announces a
  * change (`library.changed` on the bus calls `invalidate`), and a cheap fingerprint query
@@ -63,7 +64,6 @@ export function searchTokens(q: string | undefined): string[] {
 
 const STATUS_CODES = { ok: 0, invalid: 1, missing: 2 } as const;
 const SEPARATOR = '\u0000';
-const EMPTY = new Int32Array(0);
 /** Search results kept per snapshot: at most this many × the library size in 4-byte ints. */
 const RESULT_CACHE_SIZE = 64;
 /**
@@ -115,19 +115,60 @@ const SORT_KEYS: Record<TrackSort, SortKey[]> = {
   added: [{ text: (t) => t.addedAt }],
 };
 
-/** log2 of the number of trigram buckets: 256 Ki, a few per distinct trigram of a big library. */
+/** log2 of the number of n-gram buckets: 256 Ki, a few per distinct n-gram of a big library. */
 const GRAM_BITS = 18;
+/** Candidates few enough to check in full rather than walk one more posting list. */
+const FEW_CANDIDATES = 16;
 
 /**
- * The bucket of the trigram at `at`. Different trigrams may share a bucket; that only adds
- * candidates, which are checked in full anyway, and never loses a match.
+ * The bucket of the two- or three-character n-gram at `at`. Different n-grams may share a
+ * bucket; that only adds candidates, which are checked in full anyway, and never loses a match.
  */
-function trigramBucket(text: string, at: number): number {
+function gramBucket(text: string, at: number, length: 2 | 3): number {
   const mixed =
     Math.imul(text.charCodeAt(at), 0x9e3779b1) ^
     Math.imul(text.charCodeAt(at + 1), 0x85ebca77) ^
-    Math.imul(text.charCodeAt(at + 2), 0xc2b2ae3d);
+    (length === 3 ? Math.imul(text.charCodeAt(at + 2), 0xc2b2ae3d) : 0x27d4eb2f);
   return Math.imul(mixed ^ (mixed >>> 15), 0x2c1b3c6d) >>> (32 - GRAM_BITS);
+}
+
+/** The buckets every match of a word is in: its trigrams, or its bigram if it has two letters. */
+function wordBuckets(word: string): number[] {
+  if (word.length === 2) return [gramBucket(word, 0, 2)];
+  const buckets: number[] = [];
+  for (let at = 0; at + 2 < word.length; at++) buckets.push(gramBucket(word, at, 3));
+  return buckets;
+}
+
+/** The first position from `from` on in sorted `list` whose value is not below `value`. */
+function lowerBound(list: Int32Array, value: number, from: number): number {
+  // Galloping: the next match is usually near, and a long list is then crossed in big steps.
+  let low = from;
+  let step = 1;
+  while (low + step < list.length && (list[low + step] as number) < value) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, list.length);
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((list[mid] as number) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The values in both sorted lists; `small` is walked, `large` is searched. */
+function intersect(small: Int32Array, large: Int32Array): Int32Array {
+  const both = new Int32Array(small.length);
+  let n = 0;
+  let at = 0;
+  for (const value of small) {
+    at = lowerBound(large, value, at);
+    if (at === large.length) break;
+    if (large[at] === value) both[n++] = value;
+  }
+  return both.subarray(0, n);
 }
 
 /** Posting lists of every bucket in two flat arrays: bucket b is postings[starts[b]..starts[b+1]]. */
@@ -256,8 +297,10 @@ export class TrackSnapshot {
         if (marked[i] === 1) sorted[n++] = i;
       }
     } else {
-      // Few matches: sorting them by their precomputed rank is cheaper than the walk.
-      sorted = Int32Array.from(matches).sort((a, b) => (rank[a] as number) - (rank[b] as number));
+      // Few matches: sorting their precomputed ranks is cheaper than the walk. Numbers sort
+      // natively; a comparator function would be called for every comparison.
+      const ranks = Int32Array.from(matches, (i) => rank[i] as number).sort();
+      sorted = ranks.map((position) => order[position] as number);
     }
     this.#cache.set(key, sorted);
     if (this.#cache.size > RESULT_CACHE_SIZE) {
@@ -324,29 +367,30 @@ export class TrackSnapshot {
   }
 
   /**
-   * The tracks that can contain every word: the shortest posting list among the trigrams of
-   * the words (each match is then checked in full). Null when no word has three characters,
-   * so every track is a candidate.
+   * The tracks that can contain every word: the intersection of the posting lists of the
+   * words' n-grams, shortest first (each candidate is then checked in full). Null when no word
+   * has two characters, so every track is a candidate.
    */
   #candidates(tokens: readonly string[]): Int32Array | null {
-    let best: Int32Array | null = null;
-    for (const token of tokens) {
-      if (token.length < 3) continue;
-      this.#grams ??= this.#buildGrams();
-      const { starts, postings } = this.#grams;
-      for (let at = 0; at + 2 < token.length; at++) {
-        const bucket = trigramBucket(token, at);
-        const list = postings.subarray(starts[bucket], starts[bucket + 1]);
-        if (list.length === 0) return EMPTY;
-        if (best === null || list.length < best.length) best = list;
-      }
-    }
-    return best;
+    const buckets = new Set(
+      tokens.flatMap((token) => (token.length < 2 ? [] : wordBuckets(token))),
+    );
+    if (buckets.size === 0) return null;
+    this.#grams ??= this.#buildGrams();
+    const { starts, postings } = this.#grams;
+    const lists = Array.from(buckets, (bucket) =>
+      postings.subarray(starts[bucket], starts[bucket + 1]),
+    ).sort((a, b) => a.length - b.length);
+    let candidates = lists[0] as Int32Array;
+    for (let k = 1; k < lists.length && candidates.length > FEW_CANDIDATES; k++)
+      candidates = intersect(candidates, lists[k] as Int32Array);
+    return candidates;
   }
 
   /**
    * Two passes over the text of every track, typed arrays only (a Map of lists took ~20 times
-   * longer): count each bucket once per track, then fill the lists in track order.
+   * longer): count each bucket once per track, then fill the lists in track order, so every
+   * list is sorted.
    */
   #buildGrams(): GramTable {
     const buckets = 1 << GRAM_BITS;
@@ -355,11 +399,18 @@ export class TrackSnapshot {
     const visit = (add: (bucket: number, track: number) => void) => {
       lastTrack.fill(-1);
       this.#hay.forEach((text, i) => {
-        for (let at = 0; at + 2 < text.length; at++) {
-          const bucket = trigramBucket(text, at);
-          if (lastTrack[bucket] === i) continue;
-          lastTrack[bucket] = i;
-          add(bucket, i);
+        for (let at = 0; at + 1 < text.length; at++) {
+          const bigram = gramBucket(text, at, 2);
+          if (lastTrack[bigram] !== i) {
+            lastTrack[bigram] = i;
+            add(bigram, i);
+          }
+          if (at + 2 === text.length) continue;
+          const trigram = gramBucket(text, at, 3);
+          if (lastTrack[trigram] !== i) {
+            lastTrack[trigram] = i;
+            add(trigram, i);
+          }
         }
       });
     };
