@@ -3,7 +3,8 @@
  * beside a trivial route of the same app (GET /auth-status with a session: the same middleware,
  * no work), under 32 concurrent keep-alive clients on loopback, with 10,000 tracks. Searches
  * rotate through ten queries (as listeners repeat popular searches and page through results),
- * and a second search row sends a query never seen before on every request (no result reuse).
+ * and a second search row sends a query never seen before on every request (no result reuse;
+ * each round goes on where the last one stopped).
  * The api process's CPU time per request is printed too: unlike latency, it barely depends on
  * what else the machine is running.
  *
@@ -68,6 +69,8 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'postgres,sqlite').split(',') as
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BASE = '/api/radio';
+/** How long each connection's first request waits for the others to open (see wrkScript). */
+const FIRST_REQUEST_DELAY_MS = 200;
 const USER = 'bench';
 const PASSWORD = 'bench password 1';
 
@@ -141,13 +144,17 @@ const QUERIES = [
 ];
 
 /**
- * Searches that are all different (a word and a number), URL-encoded: more than a round
- * sends, and far more than the index keeps results of.
+ * Searches that are all different (a word and a number), URL-encoded: 59,820 of them, far more
+ * than the index keeps results of. Shuffled (7919 is prime to the count), so any stretch of
+ * the list has the same mix of numbers with one, two and three digits; the short ones match
+ * many tracks and are the dearest searches.
  */
 function newQueries(): string[] {
-  return Array.from({ length: 50_000 }, (_, n) =>
-    encodeURIComponent(`${WORDS[n % WORDS.length]} ${Math.floor(n / WORDS.length) % 997}`),
-  );
+  const count = WORDS.length * 997;
+  return Array.from({ length: count }, (_, k) => {
+    const n = (k * 7919) % count;
+    return encodeURIComponent(`${WORDS[n % WORDS.length]} ${Math.floor(n / WORDS.length)}`);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,6 +252,7 @@ async function serve(args: ServeArgs): Promise<void> {
 // The load generator (parent process).
 
 interface Round {
+  requests: number;
   requestsPerSecond: number;
   /** Milliseconds. */
   p50: number;
@@ -254,12 +262,31 @@ interface Round {
 }
 
 /**
- * A wrk script that sends `paths` in turn (wrapping around) and prints the round's figures
- * as one JSON line. Paths are URL-encoded, so they need no escaping inside Lua strings.
+ * A wrk script that sends `paths` in turn (wrapping around), from the index given after `--`,
+ * and prints the round's figures as one JSON line. Paths are URL-encoded, so they need no
+ * escaping inside Lua strings.
+ *
+ * Each connection's first request waits until every connection is open. A busy Node server
+ * (even a bare http.createServer) was seen to accept one new connection per turn of its event
+ * loop, so the last of 32 connections opened at once waited up to 600 ms for their first
+ * request to be read, and wrk's correction for coordinated omission multiplied those few
+ * requests into a p99 of 150-300 ms. A round measures requests on open connections, not 32
+ * clients arriving in the same millisecond.
  */
 function wrkScript(paths: readonly string[]): string {
   return `local paths = {\n${paths.map((path) => `"${path}",`).join('\n')}\n}
 local i = 0
+local held = 0
+init = function(args)
+  i = tonumber(args[1] or "0") % #paths
+end
+delay = function()
+  if held < ${CONCURRENCY} then
+    held = held + 1
+    return ${FIRST_REQUEST_DELAY_MS}
+  end
+  return 0
+end
 request = function()
   i = i % #paths + 1
   return wrk.format("GET", paths[i])
@@ -273,9 +300,17 @@ end
 `;
 }
 
-function wrk(port: number, cookie: string, script: string, seconds: number): Promise<Round> {
+/** Sends the script's paths from index `start` on for `seconds`. */
+function wrk(
+  port: number,
+  cookie: string,
+  script: string,
+  seconds: number,
+  start: number,
+): Promise<Round> {
   const args = ['-t1', `-c${CONCURRENCY}`, `-d${seconds}s`, '--timeout', '10s'];
   args.push('-s', script, '-H', `Cookie: ${cookie}`, `http://127.0.0.1:${port}`);
+  args.push('--', String(start));
   return new Promise((resolve, reject) => {
     execFile('wrk', args, (error, stdout) => {
       const line = stdout.split('\n').find((l) => l.startsWith('ROUND '));
@@ -291,6 +326,7 @@ function wrk(port: number, cookie: string, script: string, seconds: number): Pro
         errors: number;
       };
       resolve({
+        requests: r.requests,
         requestsPerSecond: r.requests / (r.micros / 1e6),
         p50: r.p50 / 1000,
         p99: r.p99 / 1000,
@@ -527,11 +563,13 @@ async function main(): Promise<void> {
         if (ROUTES && !ROUTES.some((word) => name.includes(word))) continue;
         const script = join(database.dir, 'paths.lua');
         await writeFile(script, wrkScript(paths));
-        await wrk(port, cookie, script, WARMUP_SECONDS);
+        // Each round goes on where the last stopped, so "every q new" never repeats a search.
+        let sent = (await wrk(port, cookie, script, WARMUP_SECONDS, 0)).requests;
         const rounds: Array<Round & { cpuPerRequest: number }> = [];
         for (let round = 0; round < ROUNDS; round++) {
           const cpuBefore = await cpuOf(child);
-          const r = await wrk(port, cookie, script, SECONDS);
+          const r = await wrk(port, cookie, script, SECONDS, sent);
+          sent += r.requests;
           const cpu = (await cpuOf(child)) - cpuBefore;
           rounds.push({ ...r, cpuPerRequest: cpu / (r.requestsPerSecond * SECONDS) });
         }
