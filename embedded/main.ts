@@ -2,10 +2,10 @@
 // environment like the containers, but every secret may be left unset.
 import { resolve } from 'node:path';
 import {
-  createLogger,
   embeddedSpec,
   fileAndConsoleDestination,
   loadConfigOrExit,
+  serviceLoggers,
 } from '@radio/core';
 import { ensureSecrets } from './secrets.ts';
 import { startStation } from './station.ts';
@@ -17,15 +17,15 @@ const config = {
   ...secrets.values,
 };
 const logFile = resolve(dataDir, 'logs', 'station.log');
-const logger = createLogger({
-  service: 'embedded',
+const loggerFor = serviceLoggers({
   level: config.LOG_LEVEL,
   destination: fileAndConsoleDestination(logFile),
 });
+const logger = loggerFor('embedded');
 
 let station: Awaited<ReturnType<typeof startStation>>;
 try {
-  station = await startStation(config, logger);
+  station = await startStation(config, loggerFor);
 } catch (error) {
   logger.fatal({ err: error }, 'the station could not start');
   console.error(`The station could not start: ${(error as Error).message}`);

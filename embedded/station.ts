@@ -8,8 +8,8 @@ import {
   describeConfig,
   embeddedSpec,
   ffmpegVersion,
-  type Logger,
   locateFfmpeg,
+  type ServiceLoggers,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
 import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
@@ -42,7 +42,11 @@ interface StartedPart {
  * Starts every service of the station in this process with the in-process bus and SQLite
  * (DESIGN.md: embedded mode). A part that fails to start stops the parts before it.
  */
-export async function startStation(config: StationConfig, logger: Logger): Promise<RunningStation> {
+export async function startStation(
+  config: StationConfig,
+  loggerFor: ServiceLoggers,
+): Promise<RunningStation> {
+  const logger = loggerFor('embedded');
   const started: StartedPart[] = [];
   const stopAll = async (): Promise<void> => {
     for (const part of started.splice(0).reverse()) {
@@ -67,7 +71,7 @@ export async function startStation(config: StationConfig, logger: Logger): Promi
     const migrated = await migrateToLatest(database.db);
     logger.info({ database: database.target, applied: migrated.applied }, 'database ready');
 
-    const bus: Bus = createMemoryBus({ logger: logger.child({ component: 'bus' }) });
+    const bus: Bus = createMemoryBus({ logger });
     started.push({ stop: () => bus.close() });
 
     const stream = await createStreamServer(
@@ -81,7 +85,7 @@ export async function startStation(config: StationConfig, logger: Logger): Promi
         dataDir,
         runningConfig: describeConfig(embeddedSpec, config),
       },
-      { logger: logger.child({ service: 'stream' }), bus },
+      { logger: loggerFor('stream'), bus },
     );
     started.push({
       urls: [
@@ -95,7 +99,7 @@ export async function startStation(config: StationConfig, logger: Logger): Promi
 
     const scheduler = createScheduler(
       schedulerOptionsFromConfig({ ...config, STREAM_URL: stream.url }),
-      { db: database, bus, logger: logger.child({ service: 'scheduler' }) },
+      { db: database, bus, logger: loggerFor('scheduler') },
     );
     started.push({ stop: () => scheduler.stop() });
     await scheduler.start();
@@ -119,7 +123,7 @@ export async function startStation(config: StationConfig, logger: Logger): Promi
             ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
             : undefined,
       },
-      { db: database, bus, logger: logger.child({ service: 'api' }) },
+      { db: database, bus, logger: loggerFor('api') },
     );
     started.push({ stop: () => api.close() });
     const apiServer = await api.listen(config.API_PORT, config.API_HOST);
@@ -128,7 +132,7 @@ export async function startStation(config: StationConfig, logger: Logger): Promi
       stop: () => apiServer.close(),
     });
 
-    const webLogger = logger.child({ service: 'web' });
+    const webLogger = loggerFor('web');
     if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
     const web = await createWebServer(
       { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: apiServer.url },

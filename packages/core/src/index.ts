@@ -10,6 +10,8 @@ export {
   fileAndConsoleDestination,
   type Logger,
   type LoggerOptions,
+  type ServiceLoggers,
+  serviceLoggers,
   silentLogger,
 } from './logger.ts';
 export { localUrl } from './net.ts';

@@ -46,6 +46,13 @@ describe('logger', () => {
     });
   });
 
+  it('refuses a component made from another, which would write `component` twice', () => {
+    const logger = createLogger({ service: 'api', destination: capture().stream });
+    const api = componentLogger(logger, 'api');
+    expect(() => componentLogger(api, 'sessions')).toThrow(/made from the "api" one/);
+    expect(() => componentLogger(logger, 'sessions')).not.toThrow();
+  });
+
   it('drops lines below its level', () => {
     const out = capture();
     const logger = createLogger({ service: 'api', level: 'warn', destination: out.stream });

@@ -26,6 +26,17 @@ export function createLogger(options: LoggerOptions): Logger {
   );
 }
 
+/** The root logger of each service that shares a process and a destination (embedded mode). */
+export type ServiceLoggers = (service: string) => Logger;
+
+/**
+ * Root loggers on one destination, one per service: a child of one service's logger cannot
+ * name another service, since pino would write `service` twice in every line.
+ */
+export function serviceLoggers(options: Omit<LoggerOptions, 'service'>): ServiceLoggers {
+  return (service) => createLogger({ ...options, service });
+}
+
 /**
  * A destination for a process a person watches in a terminal (embedded mode): every line at
  * the logger's level goes to `file`, and only warnings and errors also to stdout, so the
@@ -43,12 +54,22 @@ export function fileAndConsoleDestination(
   return pino.multistream(streams as Parameters<typeof pino.multistream>[0]);
 }
 
-/** A child logger for one component; every line carries `component` and the extra context. */
+/**
+ * A child logger for one component; every line carries `component` and the extra context.
+ * `parent` is the service's root logger: pino appends a child's bindings to its parent's, so
+ * a component made from another component would write `component` twice in every line.
+ */
 export function componentLogger(
   parent: Logger,
   component: string,
   context: Record<string, unknown> = {},
 ): Logger {
+  const inherited = parent.bindings().component;
+  if (inherited !== undefined) {
+    throw new Error(
+      `the "${component}" logger was made from the "${String(inherited)}" one: make it from the service's root logger`,
+    );
+  }
   return parent.child({ component, ...context });
 }
 

@@ -204,7 +204,7 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
       defaultTtlMs: maxAgeMs,
       purgeIntervalMs: 10 * 60 * 1000,
       copyMs: sessionCacheMs,
-      logger: componentLogger(logger, 'sessions'),
+      logger: componentLogger(deps.logger, 'sessions'),
     });
     cleanups.push(() => dbStore.close());
     store = dbStore;
@@ -242,11 +242,11 @@ export async function createApi(options: ApiOptions, deps: ApiDeps): Promise<Api
     maxClients: options.events?.maxClients ?? 1000,
     retryMs: options.events?.retryMs ?? 3000,
     maxBufferedBytes: 1024 * 1024,
-    logger: componentLogger(logger, 'events'),
+    logger: componentLogger(deps.logger, 'events'),
   });
   const index = new TrackIndex(tracks, {
     refreshMs: options.trackIndexRefreshMs ?? 5000,
-    logger: componentLogger(logger, 'track-index'),
+    logger: componentLogger(deps.logger, 'track-index'),
   });
   const minutes = (n: number) => n * 60 * 1000;
   const auth = new AuthService(

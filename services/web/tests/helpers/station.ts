@@ -56,7 +56,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
     )) as {
       startStation: (
         config: unknown,
-        logger: Logger,
+        loggerFor: (service: string) => Logger,
       ) => Promise<{ urls: readonly { name: string; url: string }[]; stop(): Promise<void> }>;
     };
     const config = {
@@ -77,7 +77,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
       ...secrets,
       ADMIN_USER: 'admin',
     };
-    const station = await embedded.startStation(config, logger);
+    const station = await embedded.startStation(config, () => logger);
     const web = station.urls.find((entry) => /web|app/i.test(entry.name));
     if (web) {
       return {
