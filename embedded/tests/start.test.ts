@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -38,14 +39,6 @@ function startEmbedded(dir: string): Run {
   return { child, output: () => output, exited };
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('pnpm start (embedded mode)', () => {
   let dir: string;
   let run: Run | undefined;
@@ -64,9 +57,9 @@ describe('pnpm start (embedded mode)', () => {
   it('starts on a fresh folder, prints its URLs, and stops cleanly on SIGINT', async () => {
     run = startEmbedded(dir);
     await waitFor(
+      'the banner',
       () =>
         run?.output().includes('Press Ctrl-C to stop.') === true || run?.child.exitCode !== null,
-      'the banner',
       120_000,
     );
     const banner = run.output();
@@ -94,8 +87,8 @@ describe('pnpm start (embedded mode)', () => {
   it('keeps its secrets across restarts and prints the admin password only once', async () => {
     run = startEmbedded(dir);
     await waitFor(
-      () => run?.output().includes('Press Ctrl-C to stop.') === true,
       'the banner',
+      () => run?.output().includes('Press Ctrl-C to stop.') === true,
       120_000,
     );
     expect(run.output()).not.toContain('Stream admin login');

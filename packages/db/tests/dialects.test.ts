@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { createDb, type Database, type DbHandle, migrateToLatest } from '../src/index.ts';
 
@@ -130,11 +131,6 @@ describe('PostgreSQL specifics', () => {
     await sql`select pg_terminate_backend(${pid})`.execute(admin.db);
   }
 
-  async function waitFor(check: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(check()).toBe(true);
-  }
-
   it('keeps each schema apart, creating it on first use', async () => {
     const a = await open(newSchemaUrl());
     const b = await open(newSchemaUrl());
@@ -150,7 +146,7 @@ describe('PostgreSQL specifics', () => {
     const handle = await open(newSchemaUrl(), (err) => errors.push(err));
     await migrateToLatest(handle.db);
     await terminate(await backendPid(handle.db));
-    await waitFor(() => errors.length > 0);
+    await waitFor('a pool error', () => errors.length > 0, 5000);
     expect((await handle.ping()).ok).toBe(true);
     // The new connection is in the right schema again.
     expect(await handle.db.selectFrom('settings').selectAll().execute()).toEqual([]);
@@ -164,7 +160,7 @@ describe('PostgreSQL specifics', () => {
       handle.db.transaction().execute(async (trx) => {
         await trx.insertInto('settings').values({ key: 'lost', value: '1' }).execute();
         await terminate(await backendPid(trx));
-        await waitFor(() => errors.length > 0);
+        await waitFor('a pool error', () => errors.length > 0, 5000);
         await trx.insertInto('settings').values({ key: 'also-lost', value: '2' }).execute();
       }),
     ).rejects.toThrow();

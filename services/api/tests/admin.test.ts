@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import request from 'supertest';
 import { ROUTE_SETUPS } from './helpers/databases.ts';
 import {
@@ -10,7 +11,6 @@ import {
   startTestApi,
   type TestApi,
   track,
-  waitFor,
 } from './helpers/test-api.ts';
 
 describe.each(ROUTE_SETUPS)('admin ($dialect, sessions in $sessions)', (setup) => {
@@ -42,7 +42,7 @@ describe.each(ROUTE_SETUPS)('admin ($dialect, sessions in $sessions)', (setup) =
     expect(started.status).toBe(202);
     expect(started.body).toEqual({ scanId: 'scan-1' });
     expect(started.headers.location).toBe('/api/radio/admin/library/scan');
-    const done = await waitFor(async () => {
+    const done = await waitFor('the scan to finish', async () => {
       const res = await admin.get(`${BASE}/admin/library/scan`);
       return res.body.scan?.state === 'done' ? res.body : undefined;
     });

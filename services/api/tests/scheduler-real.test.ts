@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type Bus, createRedisBus, locateFfmpeg, type NowPlaying, silentLogger } from '@radio/core';
 import { generateTestLibrary } from '@radio/core/test-audio';
+import { waitFor } from '@radio/core/testing';
 import type { DbHandle } from '@radio/db';
 import { createScheduler, type Scheduler } from '@radio/scheduler';
 import type { ListeningApi } from '../src/index.ts';
@@ -19,7 +20,6 @@ import {
   loginAll,
   startTestApi,
   type TestApi,
-  waitFor,
 } from './helpers/test-api.ts';
 
 jest.setTimeout(90_000);
@@ -100,7 +100,7 @@ describe('player routes driving the real scheduler over Redis (postgres, session
       20_000,
     );
     expect(onAir.data).toMatchObject({ title: 'Morning', artist: 'Alpha Band' });
-    const player = await waitFor(async () => {
+    const player = await waitFor('the player to report Morning', async () => {
       const body = (await listener.get(`${BASE}/player`)).body;
       return body.nowPlaying?.trackId === morning.id ? body : undefined;
     });

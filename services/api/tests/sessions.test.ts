@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createRedisBus, silentLogger } from '@radio/core';
+import { waitFor } from '@radio/core/testing';
 import request from 'supertest';
 import { createApi } from '../src/index.ts';
 import { ALL_SETUPS, REDIS_URL, type TestRedis } from './helpers/databases.ts';
@@ -10,7 +11,6 @@ import {
   PASSWORD,
   startTestApi,
   type TestApi,
-  waitFor,
 } from './helpers/test-api.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -129,10 +129,14 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     const cookie = await loginCookie(t, 'edited');
     expect((await request(t.app).get(`${BASE}/auth/me`).set('Cookie', cookie)).status).toBe(200);
     await t.db.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
-    await waitFor(async () => {
-      const res = await request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
-      return res.status === 401 ? res : undefined;
-    }, 5000);
+    await waitFor(
+      'a 401',
+      async () => {
+        const res = await request(app).get(`${BASE}/auth/me`).set('Cookie', cookie);
+        return res.status === 401 ? res : undefined;
+      },
+      5000,
+    );
   });
 
   it('end when the stored session is deleted by hand, within sessionCacheMs', async () => {
@@ -145,10 +149,14 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     expect(await storedSessions(t)).toBe(1);
     if (t.redis) await t.redis.redis.del(...(await t.redis.redis.keys(`${t.redis.prefix}sess:*`)));
     else await t.db.db.deleteFrom('sessions').execute();
-    await waitFor(async () => {
-      const res = await me();
-      return res.status === 401 ? res : undefined;
-    }, 5000);
+    await waitFor(
+      'a 401',
+      async () => {
+        const res = await me();
+        return res.status === 401 ? res : undefined;
+      },
+      5000,
+    );
   });
 
   it('ignore a forged or tampered cookie', async () => {
@@ -200,10 +208,14 @@ describe('sessions shared by two api processes (PostgreSQL, Redis sessions and b
         .set('Cookie', admin)
         .send({ disabled: true });
       expect(disabled.status).toBe(200);
-      const refused = await waitFor(async () => {
-        const res = await meThere();
-        return res.status === 401 ? res : undefined;
-      }, 5000);
+      const refused = await waitFor(
+        'a 401',
+        async () => {
+          const res = await meThere();
+          return res.status === 401 ? res : undefined;
+        },
+        5000,
+      );
       expectError(refused, 401, 'API_UNAUTHENTICATED');
     } finally {
       await other.close();

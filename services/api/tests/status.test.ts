@@ -1,16 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import request from 'supertest';
 import { ROUTE_SETUPS } from './helpers/databases.ts';
-import {
-  BASE,
-  createUser,
-  login,
-  startTestApi,
-  type TestApi,
-  waitFor,
-} from './helpers/test-api.ts';
+import { BASE, createUser, login, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 /** An Icecast-like stream server: /health and /status-json.xsl with two mounts on air. */
 async function fakeStreamServer(): Promise<{ url: string; server: Server }> {
@@ -166,7 +160,7 @@ describe.each(ROUTE_SETUPS)('status routes ($dialect, sessions in $sessions)', (
       startedAt: Date.now(),
       source: 'rotation',
     });
-    const body = await waitFor(async () => {
+    const body = await waitFor('the second mount to report its source', async () => {
       const res = await request(t.app).get(`${BASE}/streaming-status`);
       return res.body.mounts[1].sourceConnected === true ? res.body : undefined;
     });

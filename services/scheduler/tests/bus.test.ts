@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { EventMessage, LibraryScan, NowPlaying } from '@radio/core';
-import { TestStation, waitFor } from './helpers/station.ts';
+import { waitFor } from '@radio/core/testing';
+import { TestStation } from './helpers/station.ts';
 
 jest.setTimeout(60_000);
 

@@ -2,8 +2,9 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import { SCHEDULER_NAME, SCHEDULER_VERSION } from '../src/index.ts';
-import { TestStation, waitFor } from './helpers/station.ts';
+import { TestStation } from './helpers/station.ts';
 
 jest.setTimeout(60_000);
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { EventMessage } from '@radio/core';
 import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
-import { ffmpegPath, TestStation, waitFor } from './helpers/station.ts';
+import { waitFor } from '@radio/core/testing';
+import { ffmpegPath, TestStation } from './helpers/station.ts';
 
 jest.setTimeout(60_000);
 

@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { silentLogger } from '@radio/core';
 import { generateTrack } from '@radio/core/test-audio';
+import { waitFor } from '@radio/core/testing';
 import { createStreamServer, type StreamServer } from '@radio/stream';
 import { ControlClient } from './helpers/control-client.ts';
-import { ADMIN, ffmpegPath, SOURCE_PASSWORD, waitFor } from './helpers/station.ts';
+import { ADMIN, ffmpegPath, SOURCE_PASSWORD } from './helpers/station.ts';
 
 jest.setTimeout(60_000);
 

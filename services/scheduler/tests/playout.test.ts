@@ -2,8 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { generateTrack } from '@radio/core/test-audio';
+import { waitFor } from '@radio/core/testing';
 import { decode, decodeErrors, ffprobe, listen, rmsWindows, silences } from './helpers/listen.ts';
-import { ffmpegPath, TestStation, waitFor } from './helpers/station.ts';
+import { ffmpegPath, TestStation } from './helpers/station.ts';
 
 jest.setTimeout(90_000);
 

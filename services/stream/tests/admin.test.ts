@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
 import {
   ADMIN_AUTH,
@@ -11,7 +12,6 @@ import {
   SOURCE_AUTH,
   SOURCE_PASSWORD,
   StreamListener,
-  waitFor,
 } from './helpers.ts';
 
 const resources = new Resources();
@@ -58,10 +58,10 @@ beforeAll(async () => {
   pushSine(resources, server, { mount: '/radio.aac', codec: 'aac' });
   // Live, with their first frames read (channels and sample rate come from them).
   await waitFor(
+    'three sources',
     () =>
       server.snapshot().mounts.filter((m) => m.state === 'live' && m.sampleRate !== null).length ===
       3,
-    'three sources',
   );
 });
 
@@ -268,7 +268,7 @@ describe('listener management', () => {
       headers: ['User-Agent: kick-me/1.0'],
     });
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 0, 'the listener');
+    await waitFor('the listener', () => listener.bodyBytes > 0);
     const list = await request(server, '/admin/listclients?mount=/radio.mp3', { headers: auth });
     expect(list.status).toBe(200);
     const id =
@@ -297,7 +297,7 @@ describe('listener management', () => {
       headers: auth,
     });
     expect(kill.body).toBe(iceResponse(`Client ${id} removed`, true));
-    await waitFor(() => listener.closed, 'the kicked listener to be disconnected');
+    await waitFor('the kicked listener to be disconnected', () => listener.closed);
   });
 
   test('listclients without a mount, or of an unknown one', async () => {
@@ -312,7 +312,7 @@ describe('listener management', () => {
   test('moveclients: to another mount, and every refusal', async () => {
     const listener = new StreamListener(server.port, '/radio.mp3');
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 0, 'the listener');
+    await waitFor('the listener', () => listener.bodyBytes > 0);
     const count = (path: string): number =>
       server.snapshot().mounts.find((m) => m.path === path)?.listeners ?? -1;
 
@@ -358,7 +358,7 @@ describe('listener management', () => {
     expect(count('/radio.mp3')).toBe(0);
     expect(count('/other.mp3')).toBe(1);
     const before = listener.bodyBytes;
-    await waitFor(() => listener.bodyBytes > before + 8000, 'audio from the new mount');
+    await waitFor('audio from the new mount', () => listener.bodyBytes > before + 8000);
     listener.close();
   });
 
@@ -401,7 +401,7 @@ describe('the admin page', () => {
       headers: ['User-Agent: page-listener/2.0'],
     });
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 0, 'a listener');
+    await waitFor('a listener', () => listener.bodyBytes > 0);
     const res = await request(server, '/admin/', { headers: auth });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -477,8 +477,8 @@ describe('the admin page', () => {
     const res = await request(server, '/admin/killsource?mount=/other.mp3', { headers: auth });
     expect(res.body).toBe(iceResponse('Source Removed', true));
     await waitFor(
-      () => server.snapshot().mounts.find((m) => m.path === '/other.mp3')?.state === 'grace',
       'the grace period',
+      () => server.snapshot().mounts.find((m) => m.path === '/other.mp3')?.state === 'grace',
     );
     expect(
       (await request(server, '/admin/killsource?mount=/nosuch.mp3', { headers: auth })).body,
@@ -489,15 +489,15 @@ describe('the admin page', () => {
   });
 
   test('access and error logs are files under DATA_DIR/logs', async () => {
-    await waitFor(async () => {
+    await waitFor('a combined-format line in access.log', async () => {
       const text = await readFile(join(dataDir, 'logs', 'access.log'), 'utf8').catch(() => '');
       return /^127\.0\.0\.1 - - \[\d\d\/\w{3}\/\d{4}:\d\d:\d\d:\d\d \+0000\] "GET \/admin\/stats.xml HTTP\/1.1" 200 \d+ "-" "-" \d+$/m.test(
         text,
       );
-    }, 'a combined-format line in access.log');
-    await waitFor(async () => {
+    });
+    await waitFor('the source event in error.log', async () => {
       const text = await readFile(join(dataDir, 'logs', 'error.log'), 'utf8').catch(() => '');
       return text.includes('source connected to /radio.mp3');
-    }, 'the source event in error.log');
+    });
   });
 });

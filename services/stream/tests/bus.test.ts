@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { type Bus, createMemoryBus, type EventMessage, silentLogger } from '@radio/core';
-import { pushSine, Resources, StreamListener, waitFor } from './helpers.ts';
+import { waitFor } from '@radio/core/testing';
+import { pushSine, Resources, StreamListener } from './helpers.ts';
 
 const resources = new Resources();
 afterAll(() => resources.dispose());
@@ -17,7 +18,7 @@ describe('bus', () => {
     const ofType = (type: string) => events.filter((event) => event.type === type);
 
     // At start: counts of every configured mount, all zero.
-    await waitFor(() => ofType('stream.listeners').length > 0, 'the first listener counts');
+    await waitFor('the first listener counts', () => ofType('stream.listeners').length > 0);
     expect(ofType('stream.listeners')[0]?.payload).toEqual({
       mounts: [
         { mount: '/radio.mp3', listeners: 0, peak: 0 },
@@ -28,7 +29,7 @@ describe('bus', () => {
     });
 
     const source = pushSine(resources, server, { mount: '/radio.mp3' });
-    await waitFor(() => ofType('stream.source').length > 0, 'the source event');
+    await waitFor('the source event', () => ofType('stream.source').length > 0);
     expect(ofType('stream.source')[0]?.payload).toEqual({
       mount: '/radio.mp3',
       connected: true,
@@ -38,9 +39,8 @@ describe('bus', () => {
 
     const listeners = [1, 2, 3].map(() => new StreamListener(server.port, '/radio.mp3'));
     for (const listener of listeners) resources.socket(listener.socket);
-    await waitFor(
-      () => ofType('stream.listeners').some((e) => (e.payload as { total: number }).total === 3),
-      'a count of three listeners',
+    await waitFor('a count of three listeners', () =>
+      ofType('stream.listeners').some((e) => (e.payload as { total: number }).total === 3),
     );
     const three = ofType('stream.listeners').find(
       (e) => (e.payload as { total: number }).total === 3,
@@ -51,21 +51,19 @@ describe('bus', () => {
     for (let i = 1; i < times.length; i++) {
       expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(990);
     }
-    await waitFor(async () => (await bus.getState('listeners'))?.total === 3, 'the state key');
+    await waitFor('the state key', async () => (await bus.getState('listeners'))?.total === 3);
 
     for (const listener of listeners) listener.close();
     await waitFor(
-      async () => (await bus.getState('listeners'))?.total === 0,
       'the state key back at zero',
+      async () => (await bus.getState('listeners'))?.total === 0,
     );
 
     await source.dispose();
-    await waitFor(
-      () =>
-        ofType('stream.source').some(
-          (e) => (e.payload as { connected: boolean }).connected === false,
-        ),
-      'the source-left event',
+    await waitFor('the source-left event', () =>
+      ofType('stream.source').some(
+        (e) => (e.payload as { connected: boolean }).connected === false,
+      ),
     );
   });
 });

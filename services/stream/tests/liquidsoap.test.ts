@@ -3,15 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { generateTrack } from '@radio/core/test-audio';
+import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
-import {
-  ffmpegPath,
-  ffprobe,
-  Resources,
-  SOURCE_PASSWORD,
-  StreamListener,
-  waitFor,
-} from './helpers.ts';
+import { ffmpegPath, ffprobe, Resources, SOURCE_PASSWORD, StreamListener } from './helpers.ts';
 
 const resources = new Resources();
 afterAll(() => resources.dispose());
@@ -43,8 +37,8 @@ beforeAll(async () => {
   await writeFile(file, script);
   resources.child(spawn('liquidsoap', [file], { stdio: 'ignore' }));
   await waitFor(
-    () => server.snapshot().sources === 3,
     'Liquidsoap to connect its three outputs',
+    () => server.snapshot().sources === 3,
     90_000,
   );
 });
@@ -56,8 +50,8 @@ describe('Liquidsoap as the source client', () => {
     const listener = new StreamListener(server.port, '/radio.mp3', { icy: true });
     resources.socket(listener.socket);
     await waitFor(
-      () => listener.titles.includes('Liq Artist - Liq Title'),
       'the title from Liquidsoap',
+      () => listener.titles.includes('Liq Artist - Liq Title'),
       60_000,
     );
     expect(listener.headers.get('content-type')).toBe('audio/mpeg');
@@ -66,8 +60,8 @@ describe('Liquidsoap as the source client', () => {
 
   test('ffprobe reads each mount in its format', async () => {
     await waitFor(
-      () => server.snapshot().mounts.every((m) => m.totalBytesRead > 30_000),
       'audio on every mount',
+      () => server.snapshot().mounts.every((m) => m.totalBytesRead > 30_000),
       60_000,
     );
     expect((await ffprobe(`http://127.0.0.1:${server.port}/radio.mp3`)).bit_rate).toBe('128000');

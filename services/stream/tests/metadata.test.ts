@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import { IcyReader } from '../src/icy.ts';
 import type { StreamServer } from '../src/index.ts';
 import {
@@ -11,7 +12,6 @@ import {
   request,
   SOURCE_AUTH,
   StreamListener,
-  waitFor,
 } from './helpers.ts';
 
 const resources = new Resources();
@@ -24,8 +24,8 @@ beforeAll(async () => {
   pushSine(resources, server, { mount: '/radio.mp3' });
   pushSine(resources, server, { mount: '/radio.aac', codec: 'aac' });
   await waitFor(
-    () => server.snapshot().mounts.filter((m) => m.state === 'live').length === 2,
     'both sources',
+    () => server.snapshot().mounts.filter((m) => m.state === 'live').length === 2,
   );
 });
 
@@ -87,7 +87,7 @@ describe('ICY metadata', () => {
   test("the mount's source credentials may set the title too; a listener sees it change", async () => {
     const listener = new StreamListener(server.port, '/radio.mp3', { icy: true });
     resources.socket(listener.socket);
-    await waitFor(() => listener.titles.length > 0, 'the first metadata block');
+    await waitFor('the first metadata block', () => listener.titles.length > 0);
     const res = await request(
       server,
       '/admin/metadata?mode=updinfo&mount=/radio.mp3&charset=UTF-8&title=Second&artist=Band',
@@ -97,8 +97,8 @@ describe('ICY metadata', () => {
     );
     expect(res.status).toBe(200);
     await waitFor(
-      () => listener.titles.includes('Band - Second'),
       'the new title in the stream',
+      () => listener.titles.includes('Band - Second'),
       30_000,
     );
     listener.close();
@@ -129,7 +129,7 @@ describe('ICY metadata', () => {
   test('without Icy-MetaData there is no icy-metaint and no blocks', async () => {
     const listener = new StreamListener(server.port, '/radio.mp3', { keepAudio: true });
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 70_000, 'the burst and some more');
+    await waitFor('the burst and some more', () => listener.bodyBytes > 70_000);
     expect(listener.headers.has('icy-metaint')).toBe(false);
     const audio = Buffer.concat(listener.audio);
     expect(audio.includes('StreamTitle=')).toBe(false);

@@ -1,15 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
-import {
-  pushSine,
-  Resources,
-  rawExchange,
-  request,
-  StreamListener,
-  sleep,
-  waitFor,
-} from './helpers.ts';
+import { pushSine, Resources, rawExchange, request, StreamListener, sleep } from './helpers.ts';
 
 const resources = new Resources();
 afterAll(() => resources.dispose());
@@ -37,7 +30,7 @@ beforeAll(async () => {
   ];
   pushSine(resources, server, { mount: '/radio.mp3', extra: ice });
   // Live, and its first frames read (what ice-audio-info and icy-br come from here).
-  await waitFor(() => server.snapshot().mounts.some((m) => m.sampleRate !== null), 'the source');
+  await waitFor('the source', () => server.snapshot().mounts.some((m) => m.sampleRate !== null));
 });
 
 async function serving(): Promise<void> {
@@ -45,7 +38,7 @@ async function serving(): Promise<void> {
   expect(health.status).toBe(200);
   const listener = new StreamListener(server.port, '/radio.mp3');
   resources.socket(listener.socket);
-  await waitFor(() => listener.bodyBytes > 1000, 'audio for a new listener');
+  await waitFor('audio for a new listener', () => listener.bodyBytes > 1000);
   listener.close();
 }
 
@@ -53,7 +46,7 @@ describe('listener responses', () => {
   test("GET headers are Icecast's, in Icecast's order", async () => {
     const listener = new StreamListener(server.port, '/radio.mp3', { icy: true });
     resources.socket(listener.socket);
-    await waitFor(() => listener.statusLine !== '', 'the response head');
+    await waitFor('the response head', () => listener.statusLine !== '');
     const lines = listener.head
       .split('\r\n')
       .filter(
@@ -110,10 +103,10 @@ describe('listener responses', () => {
   test('a mount listener limit answers 403 "max listeners reached"', async () => {
     const limited = await resources.server({ maxListenersPerMount: 1, maxListeners: 5 });
     pushSine(resources, limited, { mount: '/radio.mp3' });
-    await waitFor(() => limited.snapshot().mounts.some((m) => m.state === 'live'), 'the source');
+    await waitFor('the source', () => limited.snapshot().mounts.some((m) => m.state === 'live'));
     const first = new StreamListener(limited.port, '/radio.mp3');
     resources.socket(first.socket);
-    await waitFor(() => first.bodyBytes > 0, 'the first listener');
+    await waitFor('the first listener', () => first.bodyBytes > 0);
     const second = await rawExchange(limited.port, 'GET /radio.mp3 HTTP/1.0\r\n\r\n');
     expect(second.text).toMatch(/^HTTP\/1\.0 403 Forbidden\r\n/);
     expect(second.text.endsWith('max listeners reached')).toBe(true);
@@ -178,10 +171,10 @@ describe('bad clients', () => {
   test('a stream outlives the header timeout (streams are not subject to request timeouts)', async () => {
     const listener = new StreamListener(server.port, '/radio.mp3');
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 0, 'audio');
+    await waitFor('audio', () => listener.bodyBytes > 0);
     await sleep(2500); // 2.5 x the 1 s header timeout of this server
     const before = listener.bodyBytes;
-    await waitFor(() => listener.bodyBytes > before + 8000, 'more audio');
+    await waitFor('more audio', () => listener.bodyBytes > before + 8000);
     expect(listener.closed).toBe(false);
     listener.close();
   });
@@ -191,7 +184,7 @@ describe('bad clients', () => {
       headers: ['Content-Length: 11', '', 'hello world'],
     });
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 1000, 'audio');
+    await waitFor('audio', () => listener.bodyBytes > 1000);
     expect(listener.statusLine).toBe('HTTP/1.0 200 OK');
     listener.close();
     const health = await rawExchange(
@@ -223,9 +216,9 @@ describe('bad clients', () => {
         });
       }
     }
-    await waitFor(() => closed === 1000, 'all 1,000 connections to end', 60_000);
+    await waitFor('all 1,000 connections to end', () => closed === 1000, 60_000);
     expect(answered).toBe(666);
-    await waitFor(() => server.snapshot().listeners === 0, 'the listeners to be gone');
+    await waitFor('the listeners to be gone', () => server.snapshot().listeners === 0);
     await serving();
   });
 });

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, describe, expect, jest, test } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
-import { mp3Frames, Resources, SOURCE_AUTH, StreamListener, waitFor } from './helpers.ts';
+import { mp3Frames, Resources, SOURCE_AUTH, StreamListener } from './helpers.ts';
 
 const resources = new Resources();
 afterAll(() => resources.dispose());
@@ -68,23 +69,23 @@ describe('slow listeners', () => {
     const pushed = await fastSource(server, '/radio.mp3', 256 * 1024);
     const good = new StreamListener(server.port, '/radio.mp3');
     resources.socket(good.socket);
-    await waitFor(() => good.bodyBytes > 0, 'the good listener');
+    await waitFor('the good listener', () => good.bodyBytes > 0);
     const pushedAtStart = pushed();
     const stuck = stuckListener(server, '/radio.mp3');
 
     await waitFor(
-      () => slowCount(server, '/radio.mp3') === 1,
       'the stuck listener to be dropped',
+      () => slowCount(server, '/radio.mp3') === 1,
       60_000,
     );
     // It reads again: it finds the connection closed.
     stuck.socket.resume();
-    await waitFor(() => stuck.closed(), 'the end of its connection');
+    await waitFor('the end of its connection', () => stuck.closed());
     expect(good.closed).toBe(false);
     // The good listener got (nearly) everything the source pushed meanwhile: 90 % of it.
     await waitFor(
-      () => good.bodyBytes >= (pushed() - pushedAtStart) * 0.9,
       'the good listener to keep up with the source',
+      () => good.bodyBytes >= (pushed() - pushedAtStart) * 0.9,
     );
     expect(good.closed).toBe(false);
     good.close();
@@ -101,17 +102,17 @@ describe('slow listeners', () => {
     resources.socket(good.socket);
     const stuck = stuckListener(server, '/radio.mp3');
     await waitFor(
-      () => slowCount(server, '/radio.mp3') === 1,
       'the stalled listener to be dropped',
+      () => slowCount(server, '/radio.mp3') === 1,
       60_000,
     );
     stuck.socket.resume();
-    await waitFor(() => stuck.closed(), 'the end of its connection');
+    await waitFor('the end of its connection', () => stuck.closed());
     expect(good.closed).toBe(false);
     const before = good.bodyBytes;
     await waitFor(
-      () => good.bodyBytes > before + 128 * 1024,
       'the good listener to keep receiving',
+      () => good.bodyBytes > before + 128 * 1024,
     );
     good.close();
   });

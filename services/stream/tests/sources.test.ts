@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
 import {
   ADMIN_AUTH,
@@ -13,7 +14,6 @@ import {
   SOURCE_AUTH,
   SOURCE_PASSWORD,
   StreamListener,
-  waitFor,
 } from './helpers.ts';
 
 const resources = new Resources();
@@ -38,12 +38,11 @@ describe('sources: ffmpeg pushing to the three mounts', () => {
     });
     pushSine(resources, server, { mount: '/radio.aac', codec: 'aac', bitrate: 96 });
     for (const mount of ['/radio.mp3', '/radio-low.mp3', '/radio.aac']) {
-      await waitFor(() => live(server, mount), `a source on ${mount}`);
+      await waitFor(`a source on ${mount}`, () => live(server, mount));
     }
     // Enough audio for ffprobe to analyse at once from the burst.
-    await waitFor(
-      () => server.snapshot().mounts.every((m) => m.totalBytesRead > 40_000),
-      'two seconds of audio on every mount',
+    await waitFor('two seconds of audio on every mount', () =>
+      server.snapshot().mounts.every((m) => m.totalBytesRead > 40_000),
     );
   });
 
@@ -179,11 +178,11 @@ describe('sources: the protocol on a raw socket', () => {
     socket.write(frames);
     const listener = new StreamListener(server.port, '/plain.mp3');
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes > 0, 'the burst');
+    await waitFor('the burst', () => listener.bodyBytes > 0);
     expect(listener.statusLine).toBe('HTTP/1.0 200 OK');
     expect(listener.headers.get('content-type')).toBe('audio/mpeg');
     socket.write(frames);
-    await waitFor(() => listener.bodyBytes >= frames.length, 'live data');
+    await waitFor('live data', () => listener.bodyBytes >= frames.length);
     socket.destroy();
     listener.close();
   });
@@ -205,13 +204,13 @@ describe('sources: the protocol on a raw socket', () => {
     req.write(frames.subarray(0, 20_000));
     req.write(frames.subarray(20_000));
     await waitFor(
+      'the chunked source',
       () =>
         (server.snapshot().mounts.find((m) => m.path === '/chunked.mp3')?.totalBytesRead ?? 0) > 0,
-      'the chunked source',
     );
     const listener = new StreamListener(server.port, '/chunked.mp3', { keepAudio: true });
     resources.socket(listener.socket);
-    await waitFor(() => listener.bodyBytes >= frames.length, 'the audio, without chunk framing');
+    await waitFor('the audio, without chunk framing', () => listener.bodyBytes >= frames.length);
     expect(Buffer.concat(listener.audio).subarray(0, frames.length).equals(frames)).toBe(true);
     listener.close();
     req.destroy();
@@ -226,10 +225,10 @@ describe('sources: the protocol on a raw socket', () => {
     socket.on('close', () => {
       closed = true;
     });
-    await waitFor(() => closed, 'the server to drop the silent source');
+    await waitFor('the server to drop the silent source', () => closed);
     await waitFor(
-      () => !server.snapshot(true).mounts.some((m) => m.path === '/quiet.mp3'),
       'the unconfigured mount to go away after its grace period',
+      () => !server.snapshot(true).mounts.some((m) => m.path === '/quiet.mp3'),
     );
   });
 

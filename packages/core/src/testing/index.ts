@@ -21,17 +21,30 @@ export function captureLogger(): { logger: Logger; lines: LogLine[] } {
   return { logger, lines };
 }
 
-/** Polls until `condition` holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(
+/**
+ * Polls `check` until it gives a value other than undefined or false, and returns that value.
+ * A check that throws is tried again; after `timeoutMs` the wait fails naming `what` and the
+ * last error. Generous by default: CI machines are busy.
+ */
+export async function waitFor<T>(
   what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-  intervalMs = 10,
-): Promise<void> {
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const cause = lastError === undefined ? '' : `: ${String(lastError)}`;
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -243,17 +243,3 @@ export function expectError(res: request.Response, status: number, code?: string
   if (JSON.stringify(res.body).includes('    at '))
     throw new Error('a stack trace reached the client');
 }
-
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -200,26 +200,3 @@ export class TestStation {
     if (this.#ownsDir) await rm(this.dir, { recursive: true, force: true });
   }
 }
-
-/** Polls `check` until it returns a value (not undefined/false) or the bounded wait ends. */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
