@@ -104,9 +104,11 @@ export class ListenerCountPublisher {
     if (wait <= 0) {
       this.#publish();
     } else {
+      // Checked again when it fires: timers count from the event loop's cached clock, which
+      // lags Date.now() on a busy loop, so the timer can fire before a full second has passed.
       this.#timer = setTimeout(() => {
         this.#timer = null;
-        this.#publish();
+        this.changed();
       }, wait);
       this.#timer.unref();
     }
