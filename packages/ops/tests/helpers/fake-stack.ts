@@ -10,7 +10,11 @@ import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 
 export const TEST_LABEL = 'radio.ops-test';
-const FIXTURE = fileURLToPath(new URL('../fixtures/fake-service.ts', import.meta.url));
+// The fixture and the station's list of audio extensions it imports go into the image at
+// their places in the repository, so the import resolves there as it does here.
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+const FIXTURE = 'packages/ops/tests/fixtures/fake-service.ts';
+const EXTENSIONS = 'packages/core/src/audio/extensions.ts';
 const NODE_IN_IMAGE = '/usr/local/bin/node';
 
 export interface FakeService {
@@ -71,7 +75,7 @@ export async function buildFakeImage(docker: Docker, tag: string): Promise<void>
       await mkdir(dirname(target), { recursive: true });
       await copyFile(library, target); // follows the symlink: the file itself, at the listed name
     }
-    await put(FIXTURE, '/app/fake-service.ts');
+    for (const file of [FIXTURE, EXTENSIONS]) await put(join(REPO, file), `/app/${file}`);
     await writeFile(join(staging, 'app/package.json'), '{"type":"module"}\n');
     for (const dir of ['tmp', 'music', 'proc', 'sys', 'dev', 'etc']) {
       await mkdir(join(staging, dir), { recursive: true });
@@ -111,7 +115,7 @@ export async function startService(
   const container = await docker.createContainer({
     name: `${project}-${spec.service}-1`,
     Image: image,
-    Cmd: [NODE_IN_IMAGE, '--no-warnings', '/app/fake-service.ts'],
+    Cmd: [NODE_IN_IMAGE, '--no-warnings', `/app/${FIXTURE}`],
     Env: [
       `FAKE_ROLE=${spec.role}`,
       `FAKE_NAME=${spec.service}`,
