@@ -567,6 +567,18 @@ describe.each([
       expect(await newcomer.getState('listeners')).toBeNull();
     });
 
+    it('publishes a stateful event and stores its payload under its state key', async () => {
+      const scheduler = await harness.create();
+      const listener = await harness.create();
+      const heard: EventMessage[] = [];
+      listener.onEvent((event) => void heard.push(event), ['player.now-playing']);
+      await scheduler.publishState('player.now-playing', nowPlaying);
+      await waitFor('the event', () => heard.length === 1);
+      expect(heard[0]?.payload).toEqual(nowPlaying);
+      const newcomer = await harness.create();
+      expect(await newcomer.getState('now-playing')).toEqual(nowPlaying);
+    });
+
     it('validates values on both sides', async () => {
       const { logger, lines } = captureLogger();
       const bus = await harness.create({ logger });

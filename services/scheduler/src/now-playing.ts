@@ -77,10 +77,7 @@ export class NowPlaying {
         return null;
       });
     this.#historyId = history;
-    this.#publish(async (bus) => {
-      await bus.publish('player.now-playing', payload);
-      await bus.setState('now-playing', payload);
-    });
+    this.#publish((bus) => bus.publishState('player.now-playing', payload));
     this.#publishState();
   }
 
@@ -117,10 +114,7 @@ export class NowPlaying {
       position,
       amplify: this.#options.amplify(),
     };
-    this.#publish(async (bus) => {
-      await bus.publish('player.state', payload);
-      await bus.setState('player-state', payload);
-    });
+    this.#publish((bus) => bus.publishState('player.state', payload));
   }
 
   #publish(send: (bus: Bus) => Promise<void>): void {

@@ -3,14 +3,11 @@ import { resolve } from 'node:path';
 import {
   type Bus,
   componentLogger,
-  type EventPayloads,
   type EventType,
   type LibraryScan,
   type Logger,
   locateFfmpeg,
   type PlayerStatus,
-  type StateKey,
-  type StateValues,
 } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import { AmplifySetting } from './amplify-setting.ts';
@@ -231,7 +228,9 @@ class SchedulerImpl implements Scheduler {
         this.#scheduleQueuePublish();
       }),
       library.onChange((change) => this.#onLibraryChange(change)),
-      library.onScan((scan) => this.#publish('library.scan', scan, 'library-scan')),
+      library.onScan((scan) =>
+        this.#sent('library.scan', this.#bus.publishState('library.scan', scan)),
+      ),
       amplify.onChange(() => nowPlaying.publishState()),
     );
 
@@ -335,13 +334,14 @@ class SchedulerImpl implements Scheduler {
   #onLibraryChange(change: LibraryChange): void {
     this.#upcoming?.applyLibraryChange(change);
     const small = change.paths.length <= 100;
-    this.#publish('library.changed', {
+    const payload = {
       added: change.added.length,
       updated: change.updated.length,
       removed: change.removed.length,
       invalid: change.invalid.length,
       ...(small ? { paths: [...change.paths] } : {}),
-    });
+    };
+    this.#sent('library.changed', this.#bus.publish('library.changed', payload));
   }
 
   #scheduleQueuePublish(): void {
@@ -351,18 +351,13 @@ class SchedulerImpl implements Scheduler {
       const upcoming = this.#upcoming;
       if (!upcoming || this.#state === 'stopped') return;
       const snapshot = { items: upcoming.list().map(toQueueItem) };
-      this.#publish('queue.changed', snapshot, 'queue');
+      this.#sent('queue.changed', this.#bus.publishState('queue.changed', snapshot));
     }, QUEUE_PUBLISH_MS);
   }
 
-  /** Publishes an event (and its state key); a bus that is down is logged, never fatal. */
-  #publish<T extends EventType>(type: T, payload: EventPayloads[T], stateKey?: StateKey): void {
-    const bus = this.#bus;
-    const send = async (): Promise<void> => {
-      await bus.publish(type, payload);
-      if (stateKey) await bus.setState(stateKey, payload as StateValues[typeof stateKey]);
-    };
-    send().catch((error: unknown) =>
+  /** A bus that is down is logged, never fatal. */
+  #sent(type: EventType, sending: Promise<void>): void {
+    sending.catch((error: unknown) =>
       this.#log.warn({ err: error, type }, 'cannot publish on the bus'),
     );
   }

@@ -11,12 +11,11 @@ describe('ListenerCountPublisher', () => {
     jest.useFakeTimers({ now: 1_000_000 });
     published = [];
     total = 0;
-    // Only the two calls the publisher makes; the rest of the bus is not used.
+    // Only the call the publisher makes; the rest of the bus is not used.
     const bus = {
-      publish: async () => {
+      publishState: async () => {
         published.push(Date.now());
       },
-      setState: async () => {},
     } as unknown as Bus;
     const counts = (): ListenerCounts => ({ mounts: [], total });
     publisher = new ListenerCountPublisher(bus, silentLogger(), counts);

@@ -133,11 +133,8 @@ export class ListenerCountPublisher {
     if (text === this.#lastPayload) return;
     this.#lastPayload = text;
     this.#lastAt = Date.now();
-    bus.publish('stream.listeners', payload).catch((error: unknown) => {
+    bus.publishState('stream.listeners', payload).catch((error: unknown) => {
       this.#log.warn({ err: error }, 'cannot publish listener counts');
-    });
-    bus.setState('listeners', payload).catch((error: unknown) => {
-      this.#log.warn({ err: error }, 'cannot store listener counts');
     });
   }
 }

@@ -6,6 +6,7 @@ import type {
   EventMessage,
   EventPayloads,
   EventType,
+  StatefulEventType,
   StateKey,
   StateValues,
 } from './messages.ts';
@@ -97,6 +98,12 @@ export interface Bus {
    */
   handleCommands(handlers: CommandHandlers): () => void;
   handleCommands(handler: CommandHandler, types?: readonly CommandType[]): () => void;
+
+  /**
+   * Publishes an event whose payload is also state (`eventStateKeys`), then stores it under its
+   * state key, so a service that starts later reads what the others last heard.
+   */
+  publishState<T extends StatefulEventType>(type: T, payload: EventPayloads[T]): Promise<void>;
 
   /** Stores the latest value of a state key for newcomers. Validated like a payload. */
   setState<K extends StateKey>(key: K, value: StateValues[K]): Promise<void>;

@@ -41,11 +41,13 @@ import {
   type EventPayloads,
   type EventType,
   eventPayloadSchemas,
+  eventStateKeys,
   isCommandType,
   isEventType,
   isStateKey,
   type ReplyError,
   type ReplyPayload,
+  type StatefulEventType,
   type StateKey,
   type StateValues,
   stateSchemas,
@@ -480,6 +482,16 @@ export class BusEngine implements Bus {
 
   // ------------------------------------------------------------------------------------------
   // State
+
+  async publishState<T extends StatefulEventType>(
+    type: T,
+    payload: EventPayloads[T],
+  ): Promise<void> {
+    await this.publish(type, payload);
+    const key = eventStateKeys[type];
+    // A paired event and state key share one schema (messages.ts); setState checks it again.
+    await this.setState(key, payload as unknown as StateValues[typeof key]);
+  }
 
   async setState<K extends StateKey>(key: K, value: StateValues[K]): Promise<void> {
     const transport = this.#open(`set state "${key}"`);

@@ -229,6 +229,20 @@ export type StateKey = keyof typeof stateSchemas;
 export type StateValues = { [K in StateKey]: z.infer<(typeof stateSchemas)[K]> };
 export const STATE_KEYS = Object.keys(stateSchemas) as StateKey[];
 
+/**
+ * The events whose payload is also the latest state a newcomer reads: `Bus.publishState` sends
+ * the event and stores the same payload under this key, so the two never disagree.
+ */
+export const eventStateKeys = {
+  'player.now-playing': 'now-playing',
+  'player.state': 'player-state',
+  'stream.listeners': 'listeners',
+  'queue.changed': 'queue',
+  'library.scan': 'library-scan',
+} as const satisfies Partial<Record<EventType, StateKey>>;
+
+export type StatefulEventType = keyof typeof eventStateKeys;
+
 // ---------------------------------------------------------------------------------------------
 // Envelopes
 
