@@ -10,6 +10,7 @@ import {
   ffmpegVersion,
   locateFfmpeg,
   type ServiceLoggers,
+  STATION_MOUNTS,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
 import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
@@ -89,9 +90,10 @@ export async function startStation(
     );
     started.push({
       urls: [
-        { name: 'Stream (MP3 128k)', url: `${stream.url}/radio.mp3` },
-        { name: 'Stream (AAC 96k)', url: `${stream.url}/radio.aac` },
-        { name: 'Stream (MP3 64k)', url: `${stream.url}/radio-low.mp3` },
+        ...STATION_MOUNTS.map((mount) => ({
+          name: `Stream (${mount.label})`,
+          url: `${stream.url}${mount.path}`,
+        })),
         { name: 'Stream server admin', url: `${stream.url}/admin/` },
       ],
       stop: () => stream.close(),

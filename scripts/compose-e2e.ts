@@ -21,7 +21,7 @@ import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { locateFfmpeg } from '@radio/core';
+import { locateFfmpeg, STATION_MOUNTS, type StationMount } from '@radio/core';
 import { generateDemoLibrary } from '@radio/core/demo-library';
 import { generateTrack } from '@radio/core/test-audio';
 
@@ -29,11 +29,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
 const SERVICES = ['redis', 'postgres', 'stream', 'scheduler', 'api', 'web'] as const;
 const BUILT = ['stream', 'scheduler', 'api', 'web'] as const;
-const MOUNTS = [
-  { mount: '/radio.mp3', codec: 'mp3', kbps: 128, type: 'audio/mpeg' },
-  { mount: '/radio.aac', codec: 'aac', kbps: 96, type: 'audio/aac' },
-  { mount: '/radio-low.mp3', codec: 'mp3', kbps: 64, type: 'audio/mpeg' },
-] as const;
+
 const HEALTH_TIMEOUT_S = 240;
 const PASSWORD = 'correct horse battery staple';
 
@@ -431,14 +427,14 @@ async function readStream(url: string, bytes: number, timeoutMs: number): Promis
   return total;
 }
 
-async function probeMount(mount: (typeof MOUNTS)[number]): Promise<string> {
-  const { codec, bitRate } = await ffprobe(`${streamBase}${mount.mount}`);
-  check(codec === mount.codec, `${mount.mount}: codec ${codec}, expected ${mount.codec}`);
+async function probeMount(mount: StationMount): Promise<string> {
+  const { codec, bitRate } = await ffprobe(`${streamBase}${mount.path}`);
+  check(codec === mount.codec, `${mount.path}: codec ${codec}, expected ${mount.codec}`);
   if (bitRate !== null) {
     const kbps = bitRate / 1000;
     check(
-      Math.abs(kbps - mount.kbps) <= mount.kbps * 0.15,
-      `${mount.mount}: ${kbps.toFixed(0)} kbps, expected about ${mount.kbps}`,
+      Math.abs(kbps - mount.bitrate) <= mount.bitrate * 0.15,
+      `${mount.path}: ${kbps.toFixed(0)} kbps, expected about ${mount.bitrate}`,
     );
   }
   return `${codec}${bitRate ? ` ${(bitRate / 1000).toFixed(0)} kbps` : ''}`;
@@ -689,7 +685,7 @@ try {
   });
 
   await stage('stream: ffprobe and HEAD on each mount', async () => {
-    for (const mount of MOUNTS) {
+    for (const mount of STATION_MOUNTS) {
       // Right after the start the scheduler may still be connecting its sources.
       let probed = '';
       for (let attempt = 1; ; attempt++) {
@@ -701,14 +697,14 @@ try {
           await sleep(2000);
         }
       }
-      const head = await fetch(`${streamBase}${mount.mount}`, {
+      const head = await fetch(`${streamBase}${mount.path}`, {
         method: 'HEAD',
         signal: AbortSignal.timeout(10_000),
       });
-      check(head.status === 200, `HEAD ${mount.mount} answered ${head.status}`);
+      check(head.status === 200, `HEAD ${mount.path} answered ${head.status}`);
       const type = head.headers.get('content-type') ?? '';
-      check(type.startsWith(mount.type), `HEAD ${mount.mount}: content-type ${type}`);
-      note(`${mount.mount}: ffprobe ${probed}; HEAD 200 ${type}`);
+      check(type.startsWith(mount.contentType), `HEAD ${mount.path}: content-type ${type}`);
+      note(`${mount.path}: ffprobe ${probed}; HEAD 200 ${type}`);
     }
   });
 
@@ -731,10 +727,10 @@ try {
     const xml = await response.text();
     check(response.status === 200, `${url} with the admin password answered ${response.status}`);
     check(xml.includes('<icestats>'), 'stats.xml has no <icestats>');
-    for (const { mount } of MOUNTS) {
-      check(xml.includes(`mount="${mount}"`), `stats.xml lists no source ${mount}`);
+    for (const { path } of STATION_MOUNTS) {
+      check(xml.includes(`mount="${path}"`), `stats.xml lists no source ${path}`);
     }
-    note(`401 without, 200 with: <icestats> with ${MOUNTS.length} sources`);
+    note(`401 without, 200 with: <icestats> with ${STATION_MOUNTS.length} sources`);
   });
 
   await stage('scheduler: control port (version, request.queue)', async () => {
@@ -753,7 +749,7 @@ try {
     const streaming = await api('/streaming-status');
     const urls = ((streaming.json.mounts as Array<{ url: string }>) ?? []).map((m) => m.url);
     check(
-      urls.length === MOUNTS.length &&
+      urls.length === STATION_MOUNTS.length &&
         urls.every((url) => url.startsWith(envValues.PUBLIC_STREAM_URL as string)),
       `/streaming-status: mounts not on PUBLIC_STREAM_URL: ${urls.join(', ')}`,
     );
@@ -886,7 +882,7 @@ try {
     let probed = '';
     for (let attempt = 1; ; attempt++) {
       try {
-        probed = await probeMount(MOUNTS[0]);
+        probed = await probeMount(STATION_MOUNTS[0] as StationMount);
         break;
       } catch (error) {
         if (attempt >= 15) throw error;

@@ -3,7 +3,7 @@ export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';
 export * from './ffmpeg/index.ts';
-export { Closers, exitOnSignals } from './lifecycle.ts';
+export { Closers, exitOnSignals, runService, type Service } from './lifecycle.ts';
 export {
   componentLogger,
   createLogger,
@@ -15,3 +15,4 @@ export {
   silentLogger,
 } from './logger.ts';
 export { localUrl } from './net.ts';
+export * from './station/mounts.ts';

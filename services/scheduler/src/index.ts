@@ -6,7 +6,6 @@ export {
   schedulerOptionsFromConfig,
 } from './options.ts';
 export type { MountStatus, StationInfo } from './outputs/mount-output.ts';
-export { DEFAULT_MOUNTS, type MountCodec, type MountSpec } from './outputs/mounts.ts';
 export {
   createScheduler,
   type Scheduler,

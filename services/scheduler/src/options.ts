@@ -1,7 +1,6 @@
-import type { ConfigOf, schedulerSpec } from '@radio/core';
+import { type ConfigOf, STATION_MOUNTS, type StationMount, type schedulerSpec } from '@radio/core';
 import { SchedulerError } from './errors.ts';
 import type { StationInfo } from './outputs/mount-output.ts';
-import { DEFAULT_MOUNTS, type MountSpec } from './outputs/mounts.ts';
 
 export interface SchedulerOptions {
   /** MUSIC_DIR. */
@@ -23,7 +22,7 @@ export interface SchedulerOptions {
   /** What the `ice-*` headers say. */
   station?: Partial<StationInfo>;
   /** The outputs (default: the three of DESIGN.md). */
-  mounts?: readonly MountSpec[];
+  mounts?: readonly StationMount[];
   /** Watch MUSIC_DIR for changes (default true). */
   watch?: boolean;
   control?: { maxClients?: number; maxLineBytes?: number; idleTimeoutMs?: number };
@@ -51,7 +50,7 @@ export interface ResolvedOptions {
   crossfadeSeconds: number;
   ffmpegPath: string | undefined;
   station: StationInfo;
-  mounts: readonly MountSpec[];
+  mounts: readonly StationMount[];
   watch: boolean;
   control: { maxClients?: number; maxLineBytes?: number; idleTimeoutMs?: number };
   reconnectBackoffMs: { min: number; max: number } | undefined;
@@ -88,10 +87,10 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
   if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65_535) {
     throw invalid(`controlPort must be 0-65535, got ${controlPort}`);
   }
-  const mounts = options.mounts ?? DEFAULT_MOUNTS;
+  const mounts = options.mounts ?? STATION_MOUNTS;
   if (mounts.length === 0) throw invalid('at least one mount is required');
   for (const mount of mounts) {
-    if (!mount.mount.startsWith('/')) throw invalid(`mount ${mount.mount} must start with /`);
+    if (!mount.path.startsWith('/')) throw invalid(`mount ${mount.path} must start with /`);
   }
   return {
     musicDir: options.musicDir,

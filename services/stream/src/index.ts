@@ -2,7 +2,6 @@ export { StreamConfigError, StreamError, type StreamErrorCode } from './errors.t
 export {
   DEFAULT_MOUNTS,
   type MountOptions,
-  type MountQuality,
   type StreamServerOptions,
 } from './options.ts';
 export { createStreamServer, type StreamServer, type StreamServerDeps } from './server.ts';

@@ -1,6 +1,5 @@
+import { type MountQuality, STATION_MOUNTS } from '@radio/core';
 import { StreamConfigError } from './errors.ts';
-
-export type MountQuality = 'high' | 'low';
 
 /** One mount point. Unconfigured mounts are created when a source pushes to them. */
 export interface MountOptions {
@@ -79,29 +78,15 @@ export interface StreamServerOptions {
 }
 
 /**
- * The station's three mounts. Names and descriptions come from the encoders (their `ice-*`
- * headers), so they are not fixed here.
+ * The station's mounts (core's table). Names and descriptions come from the encoders (their
+ * `ice-*` headers), so they are not fixed here.
  */
-export const DEFAULT_MOUNTS: readonly MountOptions[] = [
-  {
-    path: '/radio.mp3',
-    contentType: 'audio/mpeg',
-    bitrate: 128,
-    quality: 'high',
-  },
-  {
-    path: '/radio.aac',
-    contentType: 'audio/aac',
-    bitrate: 96,
-    quality: 'high',
-  },
-  {
-    path: '/radio-low.mp3',
-    contentType: 'audio/mpeg',
-    bitrate: 64,
-    quality: 'low',
-  },
-];
+export const DEFAULT_MOUNTS: readonly MountOptions[] = STATION_MOUNTS.map((mount) => ({
+  path: mount.path,
+  contentType: mount.contentType,
+  bitrate: mount.bitrate,
+  quality: mount.quality,
+}));
 
 /** A mount's settings with every default applied. */
 export interface MountConfig {

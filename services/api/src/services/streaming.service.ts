@@ -1,13 +1,21 @@
-import type { Bus, EventMessage, ListenerCounts, Logger, NowPlaying } from '@radio/core';
+import {
+  type Bus,
+  type EventMessage,
+  type ListenerCounts,
+  type Logger,
+  type NowPlaying,
+  STATION_MOUNTS,
+} from '@radio/core';
 import type { MountStatusDto, StreamingStatusDto } from '../dtos/status.dto.ts';
 import { Cached, httpGet } from './http-client.ts';
 
-/** The stream server's mounts (DESIGN.md section 2: fixed). */
-export const MOUNTS = [
-  { mount: '/radio.mp3', format: 'mp3', bitrate: 128, quality: 'high' },
-  { mount: '/radio.aac', format: 'aac', bitrate: 96, quality: 'high' },
-  { mount: '/radio-low.mp3', format: 'mp3', bitrate: 64, quality: 'low' },
-] as const;
+/** The station's mounts as the API describes them. */
+const MOUNTS = STATION_MOUNTS.map(({ path, codec, bitrate, quality }) => ({
+  mount: path,
+  format: codec,
+  bitrate,
+  quality,
+}));
 
 export interface StreamingOptions {
   streamUrl: string;

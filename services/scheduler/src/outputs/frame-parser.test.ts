@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
+import { encoderArgs } from './encoder-args.ts';
 import { adtsFrame, FrameSplitter, mp3Frame } from './frame-parser.ts';
-import { encoderArgs } from './mounts.ts';
 
 describe('FrameSplitter on real encoder output', () => {
   let dir: string;
@@ -29,7 +29,7 @@ describe('FrameSplitter on real encoder output', () => {
         'sine=frequency=440:sample_rate=44100:duration=2',
         '-ac',
         '2',
-        ...encoderArgs({ mount: '/x', codec, bitrate }),
+        ...encoderArgs({ codec, bitrate }),
         '-y',
         file,
       ],

@@ -1,8 +1,8 @@
-import { componentLogger, type Logger } from '@radio/core';
+import { componentLogger, type Logger, type StationMount } from '@radio/core';
 import { CHANNELS, SAMPLE_RATE } from '../pcm.ts';
 import { Encoder } from './encoder.ts';
+import { encoderArgs } from './encoder-args.ts';
 import { IcecastOutput, type OutputStatus } from './icecast-output.ts';
-import { contentType, encoderArgs, frameFormat, type MountSpec } from './mounts.ts';
 
 /** What the `ice-*` headers say about the station. */
 export interface StationInfo {
@@ -14,7 +14,7 @@ export interface StationInfo {
 }
 
 export interface MountOutputOptions {
-  spec: MountSpec;
+  spec: StationMount;
   station: StationInfo;
   ffmpegPath: string;
   streamUrl: URL;
@@ -39,7 +39,7 @@ export interface MountStatus extends OutputStatus {
  * server, which is when listeners start hearing it, not when the track was decoded.
  */
 export class MountOutput {
-  readonly #spec: MountSpec;
+  readonly #spec: StationMount;
   readonly #encoder: Encoder;
   readonly #output: IcecastOutput;
   readonly #pending: { title: string; frame: number }[] = [];
@@ -48,14 +48,14 @@ export class MountOutput {
   constructor(options: MountOutputOptions) {
     const { spec, station } = options;
     this.#spec = spec;
-    const log = componentLogger(options.logger, 'output', { mount: spec.mount });
-    const name = spec.label ? `${station.name} (${spec.label})` : station.name;
+    const log = componentLogger(options.logger, 'output', { mount: spec.path });
+    const name = spec.nameSuffix ? `${station.name} (${spec.nameSuffix})` : station.name;
     this.#output = new IcecastOutput({
       url: options.streamUrl,
-      mount: spec.mount,
+      mount: spec.path,
       password: options.sourcePassword,
       admin: options.admin,
-      contentType: contentType(spec.codec),
+      contentType: spec.contentType,
       headers: {
         'ice-name': name,
         'ice-description': station.description,
@@ -74,19 +74,19 @@ export class MountOutput {
     });
     this.#encoder = new Encoder({
       ffmpegPath: options.ffmpegPath,
-      name: spec.mount,
+      name: spec.path,
       codecArgs: encoderArgs(spec),
-      format: frameFormat(spec.codec),
+      format: spec.frameFormat,
       logger: log,
       onFrames: (data, endFrame) => this.#onFrames(data, endFrame),
     });
   }
 
   get mount(): string {
-    return this.#spec.mount;
+    return this.#spec.path;
   }
 
-  get spec(): MountSpec {
+  get spec(): StationMount {
     return this.#spec;
   }
 
