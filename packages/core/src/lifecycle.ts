@@ -49,3 +49,38 @@ export function exitOnSignals(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }
+
+/**
+ * What every service object offers (`create…(options, deps)` builds it and does no I/O):
+ * `start` opens what it needs (listens, connects, watches) and resolves once it serves;
+ * `close` stops it and is idempotent (every call returns the first call's promise), whether
+ * the service started, failed to start or never started. A closed service is not restarted.
+ */
+export interface Service {
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The body of a service's main: `start` adds each thing it opens to `closers` as soon as it
+ * exists. SIGINT or SIGTERM closes them in the reverse order and exits. A start that fails is
+ * logged, printed as one plain line (what `docker logs` shows first), closes what had started
+ * and exits 1.
+ */
+export async function runService(
+  logger: Logger,
+  name: string,
+  start: (closers: Closers) => Promise<void>,
+): Promise<void> {
+  const closers = new Closers(logger);
+  exitOnSignals(logger, () => closers.closeAll());
+  try {
+    await start(closers);
+  } catch (error) {
+    const message = `the ${name} could not start: ${error instanceof Error ? error.message : String(error)}`;
+    logger.fatal({ err: error }, message);
+    process.stderr.write(`${message}\n`);
+    await closers.closeAll();
+    logger.flush(() => process.exit(1));
+  }
+}
