@@ -1,4 +1,3 @@
-import { advanceBurstPoint } from './burst.ts';
 import type { IcyMeta } from './icy.ts';
 
 /**
@@ -67,5 +66,20 @@ export class ChunkChain {
     this.#tail = node;
     this.#head = advanceBurstPoint(this.#head, node.end, this.#burstSize);
     return node;
+  }
+}
+
+/**
+ * Moves the burst point forward as the stream grows: the newest chunk from which at least
+ * `burstSize` bytes are available up to `end`. A new listener gets everything from there at
+ * once, so it starts on a chunk boundary (a frame boundary) with a little more than
+ * `burstSize` bytes, as Icecast does (65,800 bytes for its 65,535).
+ */
+function advanceBurstPoint(point: ChunkNode, end: number, burstSize: number): ChunkNode {
+  let current = point;
+  for (;;) {
+    const next = current.next;
+    if (next === null || end - next.start < burstSize) return current;
+    current = next;
   }
 }
