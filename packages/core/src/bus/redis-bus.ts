@@ -9,7 +9,8 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { componentLogger, type Logger } from '../logger.ts';
 import type { Bus, BusOptionsBase } from './bus.ts';
-import { BusEngine, checkTimeout } from './engine.ts';
+import { checkTimeout } from './context.ts';
+import { BusEngine } from './engine.ts';
 import { BusUnavailableError } from './errors.ts';
 import { busNames, type ChannelListener, type Transport } from './transport.ts';
 
