@@ -5,7 +5,7 @@
  * none of them imports another.
  */
 import type { Logger } from '../logger.ts';
-import { excerpt } from './codec.ts';
+import { type Decoded, excerpt } from './codec.ts';
 import { BusClosedError } from './errors.ts';
 import type { BusNames, Transport } from './transport.ts';
 
@@ -49,6 +49,15 @@ export class BusContext {
       throw new BusClosedError(`cannot ${operation}: the bus is closed`);
     }
     return this.#transport;
+  }
+
+  /** The decoded message, or null when the bus is closed or it is malformed (then dropped). */
+  accept<T>(kind: MessageKind, raw: string, decode: (raw: string) => Decoded<T>): T | null {
+    if (this.#closed) return null;
+    const decoded = decode(raw);
+    if (decoded.ok) return decoded.message;
+    this.dropInvalid(kind, decoded.reason, raw);
+    return null;
   }
 
   dropInvalid(kind: MessageKind, reason: string, raw: string): void {

@@ -71,13 +71,8 @@ export class EventFanout {
   }
 
   receive(raw: string): void {
-    if (this.#context.closed) return;
-    const decoded = decodeEvent(raw);
-    if (!decoded.ok) {
-      this.#context.dropInvalid('event', decoded.reason, raw);
-      return;
-    }
-    const event = decoded.message;
+    const event = this.#context.accept('event', raw, decodeEvent);
+    if (!event) return;
     for (const subscription of [...this.#subscriptions]) {
       // A handler may unsubscribe another one while this event is being delivered.
       if (!this.#subscriptions.has(subscription)) continue;

@@ -86,13 +86,8 @@ export class Requests {
   }
 
   receiveReply(raw: string): void {
-    if (this.#context.closed) return;
-    const decoded = decodeReply(raw);
-    if (!decoded.ok) {
-      this.#context.dropInvalid('reply', decoded.reason, raw);
-      return;
-    }
-    const reply = decoded.message;
+    const reply = this.#context.accept('reply', raw, decodeReply);
+    if (!reply) return;
     const pending = this.#pending.get(reply.inReplyTo);
     if (!pending) {
       // Timed out or aborted already, or a second handler answered too.
