@@ -15,7 +15,7 @@ import {
 import { createDb, migrateToLatest } from '@radio/db';
 import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
 import { createStreamServer } from '@radio/stream';
-import { createWebServer, ensureWebBuild } from '@radio/web';
+import { createWebServer, ensureWebBuild, webOptionsFromConfig } from '@radio/web';
 import { ensureMusic } from './music.ts';
 import type { SecretName } from './secrets.ts';
 
@@ -136,11 +136,11 @@ export async function startStation(
 
     const webLogger = loggerFor('web');
     if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
-    const web = await createWebServer(
-      { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: apiServer.url },
-      { logger: webLogger },
-    );
-    started.push({ urls: [{ name: 'Web app', url: web.url }], stop: () => web.close() });
+    const webOptions = webOptionsFromConfig({ ...config, API_URL: apiServer.url });
+    const web = createWebServer(webOptions, { logger: webLogger });
+    started.push({ stop: () => web.close() });
+    await web.start();
+    started.push({ urls: [{ name: 'Web app', url: web.url }], stop: async () => {} });
   } catch (error) {
     await stopAll();
     throw error;

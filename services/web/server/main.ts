@@ -1,5 +1,5 @@
-import { createLogger, exitOnSignals, loadConfigOrExit, webSpec } from '@radio/core';
-import { createWebServer, WebNotBuiltError, type WebServer } from './index.ts';
+import { createLogger, loadConfigOrExit, runService, webSpec } from '@radio/core';
+import { createWebServer, WebNotBuiltError, webOptionsFromConfig } from './index.ts';
 
 /*
  * The web container's entry point: configuration from the environment only (WEB_HOST,
@@ -9,25 +9,20 @@ import { createWebServer, WebNotBuiltError, type WebServer } from './index.ts';
 const config = loadConfigOrExit(webSpec);
 const logger = createLogger({ service: 'web', level: config.LOG_LEVEL });
 
-async function start(): Promise<WebServer> {
-  try {
-    return await createWebServer(
-      { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: config.API_URL },
-      { logger },
-    );
-  } catch (error) {
-    const message =
-      error instanceof WebNotBuiltError
-        ? error.message
-        : `The web server did not start: ${(error as Error).message}`;
-    logger.fatal({ err: error }, message);
-    // One plain line for `docker logs` and terminals, written before the process ends.
-    process.stderr.write(`${message}\n`);
-    process.exit(1);
-  }
+/** A missing build needs no more words than how to make one. */
+function exitNotBuilt(error: WebNotBuiltError): never {
+  logger.fatal({ err: error }, error.message);
+  // One plain line for `docker logs` and terminals, written before the process ends.
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
 }
 
-const server = await start();
-logger.info({ url: server.url, api: config.API_URL }, `web app on ${server.url}`);
-
-exitOnSignals(logger, () => server.close());
+await runService(logger, 'web server', async (closers) => {
+  const web = createWebServer(webOptionsFromConfig(config), { logger });
+  closers.add(() => web.close());
+  await web.start().catch((error: unknown) => {
+    if (error instanceof WebNotBuiltError) exitNotBuilt(error);
+    throw error;
+  });
+  logger.info({ url: web.url, api: config.API_URL }, `web app on ${web.url}`);
+});

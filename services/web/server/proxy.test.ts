@@ -43,10 +43,11 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   dir = await mkdtemp(join(tmpdir(), 'radio-web-proxy-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
-  web = await createWebServer(
+  web = createWebServer(
     { apiUrl: upstreamUrl, port: 0, host: '127.0.0.1', distDir: dir },
     { logger: silentLogger() },
   );
+  await web.start();
 });
 
 afterAll(async () => {
@@ -196,11 +197,12 @@ describe('the /api proxy', () => {
   });
 
   it('answers 502 with the error shape when the api is down', async () => {
-    const down = await createWebServer(
+    const down = createWebServer(
       { apiUrl: 'http://127.0.0.1:1', port: 0, host: '127.0.0.1', distDir: dir },
       { logger: silentLogger() },
     );
     try {
+      await down.start();
       const reply = await new Promise<Reply>((resolve, reject) => {
         const req = request(`${down.url}/api/radio/status`, (res) => {
           let body = '';

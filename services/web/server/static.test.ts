@@ -53,10 +53,11 @@ beforeAll(async () => {
   await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), SCRIPT);
   await writeFile(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   // The api is not needed here: nothing below /api is asked for.
-  web = await createWebServer(
+  web = createWebServer(
     { apiUrl: 'http://127.0.0.1:9', port: 0, host: '127.0.0.1', distDir: dir },
     { logger: silentLogger() },
   );
+  await web.start();
 });
 
 afterAll(async () => {
@@ -161,7 +162,7 @@ describe('createWebServer', () => {
       const attempt = createWebServer(
         { apiUrl: 'http://127.0.0.1:9', port: 0, distDir: empty },
         { logger: silentLogger() },
-      );
+      ).start();
       await expect(attempt).rejects.toBeInstanceOf(WebNotBuiltError);
       await expect(attempt).rejects.toMatchObject({
         code: 'WEB_NOT_BUILT',
@@ -172,10 +173,43 @@ describe('createWebServer', () => {
     }
   });
 
-  it('checks its arguments', async () => {
-    await expect(
-      createWebServer({ apiUrl: 'not a url' }, { logger: silentLogger() }),
-    ).rejects.toThrow(/apiUrl/);
+  it('checks its arguments', () => {
+    expect(() => createWebServer({ apiUrl: 'not a url' }, { logger: silentLogger() })).toThrow(
+      /apiUrl/,
+    );
+  });
+
+  it('listens only once started, closes once, and is not started again', async () => {
+    const server = createWebServer(
+      { apiUrl: 'http://127.0.0.1:9', port: 0, host: '127.0.0.1', distDir: dir },
+      { logger: silentLogger() },
+    );
+    expect(server.server.listening).toBe(false);
+    expect(() => server.url).toThrow(/start/);
+    await server.start();
+    expect((await get(`${server.url}/`)).status).toBe(200);
+    const closing = server.close();
+    expect(server.close()).toBe(closing);
+    await closing;
+    expect(server.server.listening).toBe(false);
+    await expect(server.start()).rejects.toMatchObject({ code: 'WEB_STARTED' });
+  });
+
+  it('closes before it started and after a failed start', async () => {
+    const never = createWebServer({ apiUrl: 'http://127.0.0.1:9' }, { logger: silentLogger() });
+    await never.close();
+    const empty = await mkdtemp(join(tmpdir(), 'radio-web-empty-'));
+    try {
+      const failed = createWebServer(
+        { apiUrl: 'http://127.0.0.1:9', port: 0, distDir: empty },
+        { logger: silentLogger() },
+      );
+      await expect(failed.start()).rejects.toBeInstanceOf(WebNotBuiltError);
+      await failed.close();
+      expect(failed.server.listening).toBe(false);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });
 

@@ -45,11 +45,12 @@ beforeAll(async () => {
   );
   stops.push(() => api.close());
   const listening = await api.listen(0, '127.0.0.1');
-  web = await createWebServer(
+  web = createWebServer(
     { apiUrl: listening.url, port: 0, host: '127.0.0.1', distDir: dir },
     { logger: silentLogger() },
   );
   stops.push(() => web.close());
+  await web.start();
 
   const response = await fetch(`${web.url}/api/radio/openapi.json`);
   expect(response.status).toBe(200);

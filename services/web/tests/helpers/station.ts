@@ -164,11 +164,9 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
     parts.push(api);
     const listening = await api.listen(0, '127.0.0.1');
 
-    const web = await createWebServer(
-      { apiUrl: listening.url, host: '127.0.0.1', port: 0 },
-      { logger },
-    );
+    const web = createWebServer({ apiUrl: listening.url, host: '127.0.0.1', port: 0 }, { logger });
     parts.push(web);
+    await web.start();
     return {
       via: 'assembled',
       webUrl: web.url,
