@@ -1,4 +1,4 @@
-import type { DockerClient } from './docker.ts';
+import type { DockerClient } from './docker/index.ts';
 import type { Printer } from './print.ts';
 import type { Project } from './stack.ts';
 

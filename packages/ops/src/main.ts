@@ -8,7 +8,7 @@ import { ps } from './commands/ps.ts';
 import { restart } from './commands/restart.ts';
 import { status } from './commands/status.ts';
 import type { CommandContext } from './context.ts';
-import { DockerClient, dockerEndpoint } from './docker.ts';
+import { DockerClient, dockerEndpoint } from './docker/index.ts';
 import { EXIT_CODES, OpsError, UsageError } from './errors.ts';
 import { type OutputStream, Printer } from './print.ts';
 import { resolveProject } from './stack.ts';

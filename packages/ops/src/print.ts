@@ -1,6 +1,6 @@
 // Everything radioctl shows goes through here: tables, JSON, progress lines, streamed logs.
 import { StringDecoder } from 'node:string_decoder';
-import type { ChunkSink, ContainerInfo, PortBinding } from './docker.ts';
+import type { ChunkSink, ContainerInfo, PortBinding } from './docker/index.ts';
 
 export interface OutputStream {
   write(text: string): unknown;

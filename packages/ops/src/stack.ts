@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { ContainerInfo, DockerClient } from './docker.ts';
-import { LABEL_PROJECT } from './docker.ts';
+import type { ContainerInfo, DockerClient } from './docker/index.ts';
+import { LABEL_PROJECT } from './docker/index.ts';
 import { OpsError } from './errors.ts';
 
 /** The order services start in when compose did not record `depends_on` (compose 1.29). */

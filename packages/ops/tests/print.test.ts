@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import type { ContainerInfo } from '../src/docker.ts';
+import type { ContainerInfo } from '../src/docker/index.ts';
 import { formatDuration, formatPorts, Printer, paint, table } from '../src/print.ts';
 import { capture } from './helpers/run.ts';
 

@@ -15,7 +15,7 @@ import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
 import Docker from 'dockerode';
 import { findFfprobe } from '../src/audio.ts';
 import { controlCommand } from '../src/control-client.ts';
-import { dockerEndpoint } from '../src/docker.ts';
+import { dockerEndpoint } from '../src/docker/index.ts';
 import {
   buildFakeImage,
   dockerUnavailable,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { musicTarget } from '../src/commands/add-music.ts';
-import { type ContainerInfo, dockerEndpoint } from '../src/docker.ts';
+import { type ContainerInfo, dockerEndpoint } from '../src/docker/index.ts';
 import { OpsError } from '../src/errors.ts';
 import {
   dependencyOrder,

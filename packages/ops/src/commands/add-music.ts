@@ -11,7 +11,7 @@ import {
   parseMetadata,
   parseQueue,
 } from '../control-client.ts';
-import type { ContainerInfo } from '../docker.ts';
+import type { ContainerInfo } from '../docker/index.ts';
 import { OpsError } from '../errors.ts';
 import { reachableAddress, Stack, servicePort } from '../stack.ts';
 

@@ -1,6 +1,6 @@
 import type { RestartCommand } from '../args.ts';
 import { type CommandContext, sleep } from '../context.ts';
-import type { ContainerInfo } from '../docker.ts';
+import type { ContainerInfo } from '../docker/index.ts';
 import { OpsError } from '../errors.ts';
 import { containerRecord } from '../print.ts';
 import { Stack } from '../stack.ts';

@@ -6,7 +6,7 @@ import {
   parseQueue,
   type QueueEntry,
 } from '../control-client.ts';
-import type { ContainerInfo } from '../docker.ts';
+import type { ContainerInfo } from '../docker/index.ts';
 import { OpsError } from '../errors.ts';
 import { containerRecord, table } from '../print.ts';
 import { type Address, reachableAddress, Stack, servicePort } from '../stack.ts';
