@@ -196,15 +196,11 @@ async function waitForIndex(
   }
 }
 
-/**
- * `radioctl add <file...>`: checks every file first (nothing is copied if one is refused),
- * copies them into the scheduler's music folder, then waits until the scheduler has them.
- */
-export async function addMusic(ctx: CommandContext, command: AddCommand): Promise<number> {
+/** Checks every file before anything is copied; two files of one name cannot both go in. */
+async function checkFiles(ctx: CommandContext, paths: readonly string[]): Promise<AudioCheck[]> {
   const ffprobe = findFfprobe(ctx.pathVar);
   const checks: AudioCheck[] = [];
-  for (const path of command.files)
-    checks.push(await checkAudioFile(resolve(ctx.cwd, path), ffprobe));
+  for (const path of paths) checks.push(await checkAudioFile(resolve(ctx.cwd, path), ffprobe));
   const names = new Set<string>();
   for (const check of checks) {
     const name = basename(check.path);
@@ -223,9 +219,16 @@ export async function addMusic(ctx: CommandContext, command: AddCommand): Promis
       )
       .join(', ')}${ffprobe ? '' : ' (no ffprobe here: checked by their first bytes only)'}`,
   );
+  return checks;
+}
 
-  const stack = await Stack.load(ctx.docker, ctx.project);
-  const containers = stack.containersOf(command.service);
+/** The service's container (a running one first) and where its music folder is written. */
+function chooseTarget(
+  ctx: CommandContext,
+  stack: Stack,
+  service: string,
+): { container: ContainerInfo; target: MusicTarget } {
+  const containers = stack.containersOf(service);
   const container =
     containers.find((candidate) => candidate.state === 'running') ??
     (containers[0] as ContainerInfo);
@@ -250,7 +253,16 @@ export async function addMusic(ctx: CommandContext, command: AddCommand): Promis
       `copying into ${container.name}:${target.containerDir}${target.volume ? ` (volume ${target.volume})` : ''}`,
     );
   }
+  return { container, target };
+}
 
+async function copyFiles(
+  ctx: CommandContext,
+  checks: readonly AudioCheck[],
+  container: ContainerInfo,
+  target: MusicTarget,
+  force: boolean,
+): Promise<AddedFile[]> {
   const files: AddedFile[] = checks.map((check) => ({
     check,
     name: basename(check.path),
@@ -263,44 +275,61 @@ export async function addMusic(ctx: CommandContext, command: AddCommand): Promis
     seconds: null,
   }));
   for (const file of files) {
-    if (target.kind === 'bind') await copyOnHost(ctx, file, target.hostDir, command.force);
-    else await copyIntoContainer(ctx, file, container, target.containerDir, command.force);
+    if (target.kind === 'bind') await copyOnHost(ctx, file, target.hostDir, force);
+    else await copyIntoContainer(ctx, file, container, target.containerDir, force);
     if (file.alreadyThere) ctx.printer.progress(`  ${file.name} is already there, unchanged`);
   }
+  return files;
+}
 
-  // A file that was already there raises no change for the watcher: nothing new to wait for.
-  const toWatch = files.filter((file) => file.copied);
-  if (command.wait && toWatch.length > 0) {
-    const address = reachableAddress(
-      container,
-      servicePort(container, 'CONTROL_PORT', DEFAULT_CONTROL_PORT),
-      ctx.docker.endpoint.publishedHost,
+/** Waits for the copied files on the container's published control port. */
+async function awaitIndex(
+  ctx: CommandContext,
+  command: AddCommand,
+  container: ContainerInfo,
+  copied: AddedFile[],
+): Promise<void> {
+  const address = reachableAddress(
+    container,
+    servicePort(container, 'CONTROL_PORT', DEFAULT_CONTROL_PORT),
+    ctx.docker.endpoint.publishedHost,
+  );
+  if (address === null) {
+    throw new OpsError(
+      'OPS_NOT_INDEXED',
+      `copied, but ${container.name}'s control port is not published (and ${container.state === 'running' ? 'its network is not reachable from here' : 'it is not running'}): cannot tell when it has indexed the files (use --no-wait to skip the check)`,
     );
-    if (address === null) {
-      throw new OpsError(
-        'OPS_NOT_INDEXED',
-        `copied, but ${container.name}'s control port is not published (and ${container.state === 'running' ? 'its network is not reachable from here' : 'it is not running'}): cannot tell when it has indexed the files (use --no-wait to skip the check)`,
-      );
-    }
-    ctx.printer.progress(
-      `waiting for ${command.service} to index ${toWatch.length} file${toWatch.length === 1 ? '' : 's'} (control port ${address.host}:${address.port})`,
-    );
-    await waitForIndex(ctx, toWatch, address, command.timeoutSeconds);
   }
+  ctx.printer.progress(
+    `waiting for ${command.service} to index ${copied.length} file${copied.length === 1 ? '' : 's'} (control port ${address.host}:${address.port})`,
+  );
+  await waitForIndex(ctx, copied, address, command.timeoutSeconds);
+}
 
+function folderRecord(target: MusicTarget): Record<string, unknown> {
+  return target.kind === 'bind'
+    ? { kind: 'bind', host: target.hostDir, container: target.containerDir }
+    : {
+        kind: target.volume ? 'volume' : 'container',
+        volume: target.volume ?? null,
+        container: target.containerDir,
+      };
+}
+
+function printResult(
+  ctx: CommandContext,
+  command: AddCommand,
+  stack: Stack,
+  container: ContainerInfo,
+  target: MusicTarget,
+  files: readonly AddedFile[],
+): void {
   if (ctx.printer.json) {
     ctx.printer.jsonValue({
       project: stack.project.name,
       service: command.service,
       container: container.name,
-      folder:
-        target.kind === 'bind'
-          ? { kind: 'bind', host: target.hostDir, container: target.containerDir }
-          : {
-              kind: target.volume ? 'volume' : 'container',
-              volume: target.volume ?? null,
-              container: target.containerDir,
-            },
+      folder: folderRecord(target),
       files: files.map((file) => ({
         file: file.check.path,
         name: file.name,
@@ -315,12 +344,27 @@ export async function addMusic(ctx: CommandContext, command: AddCommand): Promis
         seconds: file.seconds,
       })),
     });
-  } else {
-    const copied = files.filter((file) => file.copied).length;
-    const indexed = files.filter((file) => file.indexed).length;
-    ctx.printer.line(
-      `added ${copied} file${copied === 1 ? '' : 's'}${command.wait ? `, ${indexed} indexed by ${command.service}` : ' (not waiting for the index)'}`,
-    );
+    return;
   }
+  const copied = files.filter((file) => file.copied).length;
+  const indexed = files.filter((file) => file.indexed).length;
+  ctx.printer.line(
+    `added ${copied} file${copied === 1 ? '' : 's'}${command.wait ? `, ${indexed} indexed by ${command.service}` : ' (not waiting for the index)'}`,
+  );
+}
+
+/**
+ * `radioctl add <file...>`: checks every file first (nothing is copied if one is refused),
+ * copies them into the scheduler's music folder, then waits until the scheduler has them.
+ */
+export async function addMusic(ctx: CommandContext, command: AddCommand): Promise<number> {
+  const checks = await checkFiles(ctx, command.files);
+  const stack = await Stack.load(ctx.docker, ctx.project);
+  const { container, target } = chooseTarget(ctx, stack, command.service);
+  const files = await copyFiles(ctx, checks, container, target, command.force);
+  // A file that was already there raises no change for the watcher: nothing new to wait for.
+  const toWatch = files.filter((file) => file.copied);
+  if (command.wait && toWatch.length > 0) await awaitIndex(ctx, command, container, toWatch);
+  printResult(ctx, command, stack, container, target, files);
   return 0;
 }

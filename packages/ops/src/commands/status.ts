@@ -8,7 +8,7 @@ import {
 } from '../control-client.ts';
 import type { ContainerInfo } from '../docker/index.ts';
 import { OpsError } from '../errors.ts';
-import { containerRecord, table } from '../print.ts';
+import { containerRecord, type Printer, table } from '../print.ts';
 import { type Address, reachableAddress, Stack, servicePort } from '../stack.ts';
 
 const STREAM_SERVICE = 'stream';
@@ -93,16 +93,15 @@ async function attempt<T>(work: () => Promise<T>): Promise<Part<T>> {
   }
 }
 
-/**
- * `radioctl status`: the containers, then what the running stack says about itself: the
- * stream server's mounts and listeners (/status-json.xsl on its published port) and the
- * scheduler's on-air track and queue (its control port). A part that cannot be read is shown
- * as unavailable with the reason; only Docker and the stack being absent are errors.
- */
-export async function status(ctx: CommandContext): Promise<number> {
-  const stack = await Stack.load(ctx.docker, ctx.project);
-  const publishedHost = ctx.docker.endpoint.publishedHost;
+/** What `status` read from the running stack, each part with its value or why it is missing. */
+interface StackReport {
+  mounts: Part<MountStatus[]>;
+  onAir: Part<OnAir | null>;
+  queue: Part<QueueEntry[]>;
+}
 
+/** Asks the stream server and the scheduler, on their published ports, at the same time. */
+async function readStack(stack: Stack, publishedHost: string): Promise<StackReport> {
   const stream = runningContainer(stack, STREAM_SERVICE);
   const streamAddress = stream
     ? reachableAddress(stream, servicePort(stream, 'STREAM_PORT', 8000), publishedHost)
@@ -137,36 +136,31 @@ export async function status(ctx: CommandContext): Promise<number> {
         )
       : unavailable(SCHEDULER_SERVICE, scheduler),
   ]);
+  return { mounts, onAir, queue };
+}
 
-  const now = ctx.now();
-  const running = stack.containers.filter((container) => container.state === 'running').length;
-  const healthy = stack.containers.filter((container) => container.health === 'healthy').length;
-  const listeners = mounts.value?.reduce((sum, mount) => sum + mount.listeners, 0) ?? null;
+function totalListeners(mounts: Part<MountStatus[]>): number | null {
+  return mounts.value?.reduce((sum, mount) => sum + mount.listeners, 0) ?? null;
+}
 
-  if (ctx.printer.json) {
-    ctx.printer.jsonValue({
-      project: stack.project.name,
-      containers: stack.containers.map((container) => containerRecord(container, now)),
-      nowPlaying: onAir.value,
-      queueLength: queue.value?.length ?? null,
-      queue: queue.value,
-      listeners,
-      mounts: mounts.value,
-      errors: {
-        stream: mounts.error,
-        scheduler: onAir.error ?? queue.error,
-      },
-    });
-    return 0;
-  }
+function printJson(printer: Printer, stack: Stack, report: StackReport, now: number): void {
+  const { mounts, onAir, queue } = report;
+  printer.jsonValue({
+    project: stack.project.name,
+    containers: stack.containers.map((container) => containerRecord(container, now)),
+    nowPlaying: onAir.value,
+    queueLength: queue.value?.length ?? null,
+    queue: queue.value,
+    listeners: totalListeners(mounts),
+    mounts: mounts.value,
+    errors: {
+      stream: mounts.error,
+      scheduler: onAir.error ?? queue.error,
+    },
+  });
+}
 
-  const p = ctx.printer;
-  p.line(
-    `Project ${stack.project.name}: ${stack.containers.length} containers, ${running} running, ${healthy} healthy`,
-  );
-  p.line();
-  p.containers(stack.containers, now);
-  p.line();
+function printOnAir(p: Printer, onAir: Part<OnAir | null>): void {
   if (onAir.error !== null) {
     p.line(`Now playing: ${p.colourOut('unavailable', 'yellow')} (${onAir.error})`);
   } else if (onAir.value === null) {
@@ -177,36 +171,71 @@ export async function status(ctx: CommandContext): Promise<number> {
       `Now playing: ${p.colourOut(track.title, 'bold')} (${track.position} / ${track.duration}, request ${track.requestId})`,
     );
   }
+}
+
+function printQueue(p: Printer, queue: Part<QueueEntry[]>): void {
   if (queue.error !== null) {
     p.line(`Queue: ${p.colourOut('unavailable', 'yellow')} (${queue.error})`);
-  } else {
-    const entries = queue.value ?? [];
-    p.line(`Queue: ${entries.length} track${entries.length === 1 ? '' : 's'}`);
-    for (const entry of entries.slice(0, 5)) {
-      p.line(`  ${entry.requestId}  ${entry.title}  [${entry.kind}]`);
-    }
-    if (entries.length > 5) p.line(`  ... and ${entries.length - 5} more`);
+    return;
   }
+  const entries = queue.value ?? [];
+  p.line(`Queue: ${entries.length} track${entries.length === 1 ? '' : 's'}`);
+  for (const entry of entries.slice(0, 5)) {
+    p.line(`  ${entry.requestId}  ${entry.title}  [${entry.kind}]`);
+  }
+  if (entries.length > 5) p.line(`  ... and ${entries.length - 5} more`);
+}
+
+function printListeners(p: Printer, mounts: Part<MountStatus[]>): void {
   if (mounts.error !== null) {
     p.line(`Listeners: ${p.colourOut('unavailable', 'yellow')} (${mounts.error})`);
-  } else {
-    const list = mounts.value ?? [];
-    p.line(`Listeners: ${listeners ?? 0} on ${list.length} mount${list.length === 1 ? '' : 's'}`);
-    if (list.length > 0) {
-      const rows = list.map((mount) => [
-        mount.mount,
-        String(mount.listeners),
-        mount.peak === null ? '-' : String(mount.peak),
-        mount.bitrate === null ? '-' : String(mount.bitrate),
-        mount.title ?? '',
-      ]);
-      p.line(
-        table(
-          ['  MOUNT', 'LISTENERS', 'PEAK', 'KBPS', 'TITLE'],
-          rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
-        ),
-      );
-    }
+    return;
   }
+  const list = mounts.value ?? [];
+  p.line(
+    `Listeners: ${totalListeners(mounts) ?? 0} on ${list.length} mount${list.length === 1 ? '' : 's'}`,
+  );
+  if (list.length === 0) return;
+  const rows = list.map((mount) => [
+    mount.mount,
+    String(mount.listeners),
+    mount.peak === null ? '-' : String(mount.peak),
+    mount.bitrate === null ? '-' : String(mount.bitrate),
+    mount.title ?? '',
+  ]);
+  p.line(
+    table(
+      ['  MOUNT', 'LISTENERS', 'PEAK', 'KBPS', 'TITLE'],
+      rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
+    ),
+  );
+}
+
+function printText(p: Printer, stack: Stack, report: StackReport, now: number): void {
+  const running = stack.containers.filter((container) => container.state === 'running').length;
+  const healthy = stack.containers.filter((container) => container.health === 'healthy').length;
+  p.line(
+    `Project ${stack.project.name}: ${stack.containers.length} containers, ${running} running, ${healthy} healthy`,
+  );
+  p.line();
+  p.containers(stack.containers, now);
+  p.line();
+  printOnAir(p, report.onAir);
+  printQueue(p, report.queue);
+  printListeners(p, report.mounts);
+}
+
+/**
+ * `radioctl status`: the containers, then what the running stack says about itself: the
+ * stream server's mounts and listeners (/status-json.xsl on its published port) and the
+ * scheduler's on-air track and queue (its control port). A part that cannot be read is shown
+ * as unavailable with the reason; only Docker and the stack being absent are errors.
+ */
+export async function status(ctx: CommandContext): Promise<number> {
+  const stack = await Stack.load(ctx.docker, ctx.project);
+  const report = await readStack(stack, ctx.docker.endpoint.publishedHost);
+  const now = ctx.now();
+  if (ctx.printer.json) printJson(ctx.printer, stack, report, now);
+  else printText(ctx.printer, stack, report, now);
   return 0;
 }
