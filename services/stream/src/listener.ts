@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ChunkNode } from './chunk-chain.ts';
 import { EMPTY_META_BLOCK, ICY_METAINT, type IcyMeta } from './icy.ts';
-import type { Mount } from './mount.ts';
 
 export interface ListenerInit {
   id: number;
@@ -19,6 +18,14 @@ export interface ListenerInit {
 
 /** Why a listener was disconnected by the server, for logs and counters. */
 export type DropReason = 'slow' | 'stalled' | 'kicked' | 'source-gone' | 'shutdown';
+
+/**
+ * The mount a listener is on, as its owner needs it when the socket closes. The listener only
+ * carries the reference; the mount drives the listener, never the other way round.
+ */
+export interface ListenerMount {
+  removeListener(listener: Listener, closed: boolean): boolean;
+}
 
 /**
  * One listener: its socket, where it is in its mount's chain and its ICY state. Everything per
@@ -40,7 +47,7 @@ export class Listener {
   readonly connectedAt = Date.now();
   home: string;
   /** The mount it is on now. */
-  mount: Mount | null = null;
+  mount: ListenerMount | null = null;
   /** Position in the mount's listener array (for O(1) removal). */
   index = -1;
   /** The last chunk handed to the socket; the next one to send is `last.next`. */

@@ -2,18 +2,32 @@ import type { Logger } from '@radio/core';
 import { ChunkChain } from './chunk-chain.ts';
 import type { FrameHeader } from './formats/frame-header.ts';
 import { type AudioFormat, formatOf, type SilenceFrames } from './formats/index.ts';
+import type { IceHeaders } from './ice-headers.ts';
 import { ICY_METAINT, type IcyMeta, icyMeta, NO_META } from './icy.ts';
 import type { DropReason, Listener } from './listener.ts';
 import type { MountConfig } from './options.ts';
 import { SilencePacer } from './silence.ts';
-import type { Source } from './source.ts';
 import type { ListenerSnapshot, MountSnapshot, MountState } from './stats.ts';
+
+/** What a mount reads of the source feeding it (source.ts implements it). */
+export interface MountSource {
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly contentType: string;
+  readonly ice: IceHeaders;
+  /** The bitrate the source announced (`ice-bitrate`, `ice-audio-info`), if any. */
+  readonly announcedBitrate: number | null;
+  readonly connectedAt: number;
+  readonly bytesRead: number;
+  /** Disconnects it (admin kill, shutdown); its socket's 'close' detaches it. */
+  kill(): void;
+}
 
 export interface MountHooks {
   /** The listener count of a mount changed. */
   listenersChanged(mount: Mount): void;
   /** A source connected to or left the mount. */
-  sourceChanged(mount: Mount, source: Source, connected: boolean): void;
+  sourceChanged(mount: Mount, source: MountSource, connected: boolean): void;
   /** The grace period ended without a source: the server moves or drops the listeners. */
   graceEnded(mount: Mount): void;
   /** A listener was dropped by the mount (slow). */
@@ -44,7 +58,7 @@ export class Mount {
   #env: MountEnvironment;
   #chain: ChunkChain;
   #listeners: Listener[] = [];
-  #source: Source | null = null;
+  #source: MountSource | null = null;
   #state: MountState = 'idle';
   #meta: IcyMeta = NO_META;
   #silence: SilenceFrames | null = null;
@@ -81,7 +95,7 @@ export class Mount {
     return this.#state !== 'idle';
   }
 
-  get source(): Source | null {
+  get source(): MountSource | null {
     return this.#source;
   }
 
@@ -112,7 +126,7 @@ export class Mount {
 
   // ---- sources -------------------------------------------------------------------------------
 
-  attachSource(source: Source): void {
+  attachSource(source: MountSource): void {
     if (this.#state === 'idle') {
       // A new stream: nothing of the last one is sent to new listeners.
       this.#chain = new ChunkChain(this.#env.burstSize, this.#meta);
@@ -135,7 +149,7 @@ export class Mount {
     this.#useSilenceFrom(template, bitrate);
   }
 
-  detachSource(source: Source): void {
+  detachSource(source: MountSource): void {
     if (this.#source !== source) return;
     this.#bytesRead += source.bytesRead;
     this.#source = null;

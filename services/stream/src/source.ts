@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import { componentLogger, type Logger } from '@radio/core';
 import { checkSourceAuth } from './auth.ts';
@@ -6,20 +5,10 @@ import { ChunkedDecoder } from './chunked-decoder.ts';
 import { StreamError } from './errors.ts';
 import { ChunkAssembler, FrameSplitter } from './formats/frame-splitter.ts';
 import { formatOf } from './formats/index.ts';
-import type { Mount } from './mount.ts';
+import { type IceHeaders, readIceHeaders } from './ice-headers.ts';
+import type { Mount, MountSource } from './mount.ts';
 import { isValidMountPath, type ResolvedOptions } from './options.ts';
 import type { RequestHead } from './request-head.ts';
-
-/** The `ice-*` (or older `icy-*`) headers a source describes its stream with. */
-export interface IceHeaders {
-  name: string | null;
-  description: string | null;
-  genre: string | null;
-  url: string | null;
-  public: boolean | null;
-  audioInfo: string | null;
-  bitrate: number | null;
-}
 
 /** What a source needs from the server. */
 export interface SourceContext {
@@ -33,43 +22,12 @@ export interface SourceContext {
   sourceClosed(source: Source, mount: Mount): void;
 }
 
-/** Header text arrives as bytes; UTF-8 when it is valid UTF-8, else Latin-1 as Icecast reads it. */
-export function headerText(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  const bytes = Buffer.from(value, 'latin1');
-  return isUtf8(bytes) ? bytes.toString('utf8') : value;
-}
-
-function readIceHeaders(headers: Map<string, string>): IceHeaders {
-  const get = (...names: string[]): string | undefined => {
-    for (const name of names) {
-      const value = headers.get(name);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const pub = get('ice-public', 'icy-pub');
-  const audioInfo = get('ice-audio-info');
-  const bitrateText =
-    get('ice-bitrate', 'icy-br') ?? /(?:^|;)\s*(?:ice-)?bitrate=(\d+)/.exec(audioInfo ?? '')?.[1];
-  const bitrate = bitrateText === undefined ? Number.NaN : Number.parseInt(bitrateText, 10);
-  return {
-    name: headerText(get('ice-name', 'icy-name')),
-    description: headerText(get('ice-description', 'icy-description')),
-    genre: headerText(get('ice-genre', 'icy-genre')),
-    url: headerText(get('ice-url', 'icy-url')),
-    public: pub === undefined ? null : pub.trim() === '1' || pub.trim().toLowerCase() === 'true',
-    audioInfo: audioInfo ?? null,
-    bitrate: Number.isFinite(bitrate) && bitrate > 0 && bitrate < 100_000 ? bitrate : null,
-  };
-}
-
 /**
  * One source connection: ffmpeg, Liquidsoap, butt ... pushing to a mount with PUT or SOURCE.
  * Its body is cut into whole frames and gathered into chunks for the mount. A source that
  * sends nothing for `sourceTimeoutMs` is disconnected (Icecast's source-timeout).
  */
-export class Source {
+export class Source implements MountSource {
   readonly id: number;
   readonly socket: Socket;
   readonly mount: Mount;
