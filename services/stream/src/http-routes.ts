@@ -1,7 +1,8 @@
 import type http from 'node:http';
-import { type AdminActions, type AdminRequest, handleAdmin } from './admin/routes.ts';
+import type { AdminActions } from './admin/actions.ts';
+import { type AdminRequest, handleAdmin } from './admin/routes.ts';
 import { errorReply, type Reply } from './http-reply.ts';
-import { handlePublic, type PublicContext } from './public-routes.ts';
+import { handlePublic } from './public-routes.ts';
 import { queryOf } from './request-head.ts';
 
 /** Form posts to /admin/ are small. */
@@ -13,7 +14,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export async function routeHttpRequest(
   req: http.IncomingMessage,
-  ctx: AdminActions & PublicContext,
+  actions: AdminActions,
 ): Promise<Reply> {
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
@@ -44,11 +45,11 @@ export async function routeHttpRequest(
       host: req.headers.host,
       fetchSite: firstHeader(req.headers['sec-fetch-site']),
     };
-    return handleAdmin(request, ctx);
+    return handleAdmin(request, actions);
   }
   if (method !== 'GET' && method !== 'HEAD') return errorReply('STREAM_METHOD_NOT_ALLOWED');
   return (
-    handlePublic(path, queryOf(target), req.headers.host, ctx) ?? errorReply('STREAM_NOT_FOUND')
+    handlePublic(path, queryOf(target), req.headers.host, actions) ?? errorReply('STREAM_NOT_FOUND')
   );
 }
 

@@ -1,26 +1,16 @@
 import type { Socket } from 'node:net';
-import { componentLogger, type Logger } from '@radio/core';
+import { componentLogger } from '@radio/core';
 import { checkSourceAuth } from './auth.ts';
 import { ChunkedDecoder } from './chunked-decoder.ts';
-import { StreamError } from './errors.ts';
+import type { ServerContext } from './context.ts';
+import { StreamError, type StreamErrorCode } from './errors.ts';
 import { ChunkAssembler, FrameSplitter } from './formats/frame-splitter.ts';
 import { formatOf } from './formats/index.ts';
 import { type IceHeaders, readIceHeaders } from './ice-headers.ts';
 import type { Mount, MountSource } from './mount.ts';
-import { isValidMountPath, type ResolvedOptions } from './options.ts';
+import { isValidMountPath } from './options.ts';
+import { refuse } from './raw-reply.ts';
 import type { RequestHead } from './request-head.ts';
-
-/** What a source needs from the server. */
-export interface SourceContext {
-  readonly options: ResolvedOptions;
-  /** The service's root logger (each source gets a component logger of its own). */
-  readonly rootLog: Logger;
-  nextId(): number;
-  sourceCount(): number;
-  /** The mount for a path, created for an unconfigured one; null if none may be created. */
-  mountForSource(path: string, contentType: string): Mount | null;
-  sourceClosed(source: Source, mount: Mount): void;
-}
 
 /**
  * One source connection: ffmpeg, Liquidsoap, butt ... pushing to a mount with PUT or SOURCE.
@@ -104,21 +94,41 @@ export class Source implements MountSource {
 }
 
 /**
+ * Serves a SOURCE or PUT request: admits the source and streams its body into its mount, or
+ * answers with the refusal.
+ */
+export function serveSource(ctx: ServerContext, socket: Socket, head: RequestHead): void {
+  let source: Source;
+  try {
+    source = admitSource(ctx, socket, head);
+  } catch (error) {
+    if (!(error instanceof StreamError)) throw error;
+    ctx.logs.event('warn', 'source', `source refused on ${head.path}: ${error.message}`, {
+      ip: socket.remoteAddress,
+    });
+    refuse(ctx, socket, head, error.code as StreamErrorCode);
+    return;
+  }
+  ctx.stats.record('source-connected');
+  runSource(ctx, source, head);
+}
+
+/**
  * Checks a source request as Icecast does, in its order: credentials (401), the mount (403
  * "Mountpoint in use" when another source has it), the content type. Throws StreamError with
- * the refusal; on success the caller answers 200 and starts the source.
+ * the refusal.
  */
-export function admitSource(ctx: SourceContext, socket: Socket, head: RequestHead): Source {
+function admitSource(ctx: ServerContext, socket: Socket, head: RequestHead): Source {
   const options = ctx.options;
   if (!checkSourceAuth(head.headers.get('authorization'), options.sourcePassword)) {
     throw new StreamError('STREAM_AUTH_REQUIRED');
   }
   if (!isValidMountPath(head.path)) throw new StreamError('STREAM_BAD_MOUNT');
-  if (ctx.sourceCount() >= options.maxSources) throw new StreamError('STREAM_SOURCE_LIMIT');
+  if (ctx.stats.sources >= options.maxSources) throw new StreamError('STREAM_SOURCE_LIMIT');
   const configured = options.mounts.find((mount) => mount.path === head.path);
   const contentType = head.headers.get('content-type') ?? configured?.contentType;
   if (!contentType) throw new StreamError('STREAM_NO_CONTENT_TYPE');
-  const mount = ctx.mountForSource(head.path, contentType);
+  const mount = ctx.mounts.forSource(head.path, contentType);
   if (mount === null) throw new StreamError('STREAM_BAD_MOUNT');
   if (mount.source !== null) throw new StreamError('STREAM_MOUNT_IN_USE');
   return new Source({
@@ -135,7 +145,7 @@ export function admitSource(ctx: SourceContext, socket: Socket, head: RequestHea
  * Answers an admitted source and streams its body into the mount. PUT with `Expect:
  * 100-continue` (ffmpeg) gets the interim response first, as Icecast sends it.
  */
-export function runSource(ctx: SourceContext, source: Source, head: RequestHead): void {
+function runSource(ctx: ServerContext, source: Source, head: RequestHead): void {
   const socket = source.socket;
   const expect = head.headers.get('expect')?.toLowerCase().includes('100-continue') === true;
   socket.write(
@@ -170,8 +180,24 @@ export function runSource(ctx: SourceContext, source: Source, head: RequestHead)
   socket.on('error', (error) => log.debug({ err: error }, 'source socket error'));
   socket.once('close', () => {
     source.finish();
-    ctx.sourceClosed(source, source.mount);
+    sourceClosed(ctx, source);
   });
   if (head.rest.length > 0) ingest(head.rest);
   socket.resume();
+}
+
+function sourceClosed(ctx: ServerContext, source: Source): void {
+  ctx.stats.record('source-left');
+  ctx.logs.access({
+    ip: source.ip,
+    user: 'source',
+    requestLine: source.requestLine,
+    status: 200,
+    bytes: 0,
+    userAgent: source.userAgent,
+    seconds: (Date.now() - source.connectedAt) / 1000,
+  });
+  ctx.logs.event('info', 'source', `source left ${source.mount.path}`, {
+    bytesRead: source.bytesRead,
+  });
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { type Bus, type ListenerCounts, silentLogger } from '@radio/core';
-import { ListenerCountPublisher } from './stats.ts';
+import { ListenerCountPublisher, ServerStats } from './stats.ts';
 
 describe('ListenerCountPublisher', () => {
   let published: number[];
@@ -50,5 +50,39 @@ describe('ListenerCountPublisher', () => {
     jest.advanceTimersByTime(20);
     expect(published).toHaveLength(2);
     expect((published[1] as number) - (published[0] as number)).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe('ServerStats', () => {
+  it('changes the counters only by the events it is told', () => {
+    const stats = new ServerStats();
+    stats.record('connection-opened');
+    stats.record('request-read');
+    stats.record('listener-connected');
+    stats.record('connection-opened');
+    stats.record('request-read');
+    stats.record('source-connected');
+    stats.record('slow-listener-dropped');
+    stats.record('listener-left');
+    stats.record('connection-closed');
+    expect(stats.listeners).toBe(0);
+    expect(stats.sources).toBe(1);
+    expect(stats.counters).toEqual({
+      connections: 2,
+      clientConnections: 2,
+      listenerConnections: 1,
+      sourceClientConnections: 1,
+      fileConnections: 0,
+      clients: 1,
+      slowListeners: 1,
+    });
+  });
+
+  it('hands out a copy of the counters', () => {
+    const stats = new ServerStats();
+    const before = stats.counters;
+    stats.record('connection-opened');
+    expect(before.connections).toBe(0);
+    expect(stats.counters.connections).toBe(1);
   });
 });

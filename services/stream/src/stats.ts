@@ -66,6 +66,65 @@ export class ServerCounters {
   slowListeners = 0;
 }
 
+/** What changes the server-wide counters; the module where it happens reports it. */
+export type StatsEvent =
+  | 'connection-opened'
+  | 'connection-closed'
+  | 'request-read'
+  | 'source-connected'
+  | 'source-left'
+  | 'listener-connected'
+  | 'listener-left'
+  | 'slow-listener-dropped';
+
+type Tally = keyof ServerCounters | 'listeners' | 'sources';
+
+/** What each event adds to (1) or takes from (-1). */
+const CHANGES: Readonly<Record<StatsEvent, Partial<Record<Tally, 1 | -1>>>> = {
+  'connection-opened': { connections: 1, clients: 1 },
+  'connection-closed': { clients: -1 },
+  'request-read': { clientConnections: 1 },
+  'source-connected': { sources: 1, sourceClientConnections: 1 },
+  'source-left': { sources: -1 },
+  'listener-connected': { listeners: 1, listenerConnections: 1 },
+  'listener-left': { listeners: -1 },
+  'slow-listener-dropped': { slowListeners: 1 },
+};
+
+/**
+ * The server-wide counters and the numbers of sources and listeners connected now. They change
+ * only through `record`, as Icecast's modules call `stats_event`: connections, sources,
+ * listeners and mounts each report their own events, and nothing else writes the counters.
+ */
+export class ServerStats {
+  readonly startedAt = Date.now();
+  readonly #tallies: Record<Tally, number> = { ...new ServerCounters(), listeners: 0, sources: 0 };
+
+  record(event: StatsEvent): void {
+    const changes = CHANGES[event];
+    for (const name of Object.keys(changes) as Tally[]) this.#tallies[name] += changes[name] ?? 0;
+  }
+
+  /** Listeners connected now, all mounts. */
+  get listeners(): number {
+    return this.#tallies.listeners;
+  }
+
+  /** Sources connected now. */
+  get sources(): number {
+    return this.#tallies.sources;
+  }
+
+  /** The counters as they are now (a copy: a snapshot does not change afterwards). */
+  get counters(): ServerCounters {
+    const counters = new ServerCounters();
+    for (const name of Object.keys(counters) as (keyof ServerCounters)[]) {
+      counters[name] = this.#tallies[name];
+    }
+    return counters;
+  }
+}
+
 export interface ServerSnapshot {
   serverId: string;
   admin: string;

@@ -2,9 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { checkAdminAuth, checkSourceAuth } from '../auth.ts';
 import { isStreamErrorCode, StreamError } from '../errors.ts';
 import { errorReply, type Reply } from '../http-reply.ts';
-import type { ServerLogs } from '../logs.ts';
-import type { ResolvedOptions } from '../options.ts';
-import type { ListenerSnapshot, MountSnapshot, ServerSnapshot } from '../stats.ts';
+import type { AdminActions } from './actions.ts';
 import { adminPage } from './page.ts';
 import {
   iceResponseXml,
@@ -29,20 +27,16 @@ export interface AdminRequest {
   fetchSite: string | undefined;
 }
 
-/** What the admin commands do, provided by the server. */
-export interface AdminActions {
-  readonly options: ResolvedOptions;
-  readonly logs: ServerLogs;
-  snapshot(includeIdle: boolean): ServerSnapshot;
-  /** The mount if it has a source or is in its grace period (what Icecast calls a source). */
-  activeMount(path: string): MountSnapshot | null;
-  listeners(path: string): ListenerSnapshot[];
-  killClient(path: string, id: number): boolean;
-  /** Throws StreamError (no such destination, same mount, other content type). */
-  moveClients(from: string, to: string): number;
-  killSource(path: string): boolean;
-  setMetadata(path: string, title: string, url: string): void;
-  configuration(): [string, string][];
+/** A command as the handlers see it; `html` is its `.xsl` form (the admin page's forms). */
+interface Command {
+  req: AdminRequest;
+  actions: AdminActions;
+  html: boolean;
+}
+
+/** A command on one mount, named by `mount=` and known to have a source. */
+interface MountCommand extends Command {
+  path: string;
 }
 
 const XML = 'text/xml; charset=utf-8';
@@ -50,6 +44,26 @@ const XML = 'text/xml; charset=utf-8';
 function xml(body: string): Reply {
   return { status: 200, contentType: XML, body, length: true };
 }
+
+/** Commands about the whole server. */
+const SERVER_COMMANDS = new Map<string, (command: Command) => Reply>([
+  ['', stats],
+  ['index.html', stats],
+  ['stats', stats],
+  ['stats.xml', stats],
+  ['stats.json', ({ actions }) => statsJson(actions)],
+  ['listmounts', listMounts],
+]);
+
+/** Commands on one mount. */
+const MOUNT_COMMANDS = new Map<string, (command: MountCommand) => Reply>([
+  ['listclients', listClients],
+  ['moveclients', moveClients],
+  ['killclient', killClient],
+  ['killsource', killSource],
+  ['metadata', metadata],
+  ['updatemetadata', updateMetadata],
+]);
 
 /**
  * Icecast's admin commands. A command with `.xsl` is the HTML form of it in Icecast; here the
@@ -71,81 +85,14 @@ export function handleAdmin(req: AdminRequest, actions: AdminActions): Reply {
   if (req.method === 'POST' && isCrossSite(req)) return errorReply('ADMIN_CROSS_SITE');
 
   try {
-    switch (base) {
-      case '':
-      case 'index.html':
-      case 'stats':
-      case 'stats.xml':
-        if (html) return page(actions, req.params.get('message'));
-        return statsCommand(req, actions);
-      case 'stats.json':
-        return statsJsonCommand(actions);
-      case 'listmounts':
-        if (req.params.has('mount')) return errorReply('ADMIN_MOUNT_REQUEST_UNKNOWN');
-        if (html) return redirect();
-        return xml(listMountsXml(actions.snapshot(false).mounts.filter((m) => m.state !== 'idle')));
-    }
-    const known = [
-      'listclients',
-      'moveclients',
-      'killclient',
-      'killsource',
-      'metadata',
-      'updatemetadata',
-    ];
-    if (!known.includes(base)) return errorReply('ADMIN_UNKNOWN_COMMAND');
+    const serverCommand = SERVER_COMMANDS.get(base);
+    if (serverCommand) return serverCommand({ req, actions, html });
+    const mountCommand = MOUNT_COMMANDS.get(base);
+    if (!mountCommand) return errorReply('ADMIN_UNKNOWN_COMMAND');
     const path = req.params.get('mount');
     if (!path) return errorReply('ADMIN_UNKNOWN_REQUEST');
-    const mount = actions.activeMount(path);
-    if (mount === null) return errorReply('ADMIN_NO_SUCH_SOURCE');
-    const done = (message: string, ok: boolean): Reply =>
-      html ? redirect(message) : xml(iceResponseXml(message, ok));
-
-    switch (base) {
-      case 'listclients':
-        if (html) return redirect();
-        return xml(listClientsXml(path, actions.listeners(path)));
-      case 'updatemetadata':
-        if (html) return redirect();
-        return xml(
-          `<?xml version="1.0"?>\n<icestats><source mount="${escapeAttr(path)}"/></icestats>\n`,
-        );
-      case 'moveclients': {
-        const destination = req.params.get('destination');
-        if (!destination) {
-          if (html) return redirect();
-          const others = actions
-            .snapshot(false)
-            .mounts.filter((m) => m.state !== 'idle' && m.path !== path);
-          return xml(moveClientsXml(path, others));
-        }
-        if (actions.activeMount(destination) === null)
-          return errorReply('ADMIN_NO_SUCH_DESTINATION');
-        if (destination === path) return errorReply('ADMIN_SAME_MOUNT');
-        actions.moveClients(path, destination);
-        return done(`Clients moved from ${path} to ${destination}`, true);
-      }
-      case 'killclient': {
-        const idText = req.params.get('id');
-        if (idText === null) return errorReply('ADMIN_MISSING_PARAMETER');
-        const id = atoi(idText);
-        return actions.killClient(path, id)
-          ? done(`Client ${id} removed`, true)
-          : done(`Client ${id} not found`, false);
-      }
-      case 'killsource':
-        actions.killSource(path);
-        return done('Source Removed', true);
-      default: {
-        // metadata
-        const mode = req.params.get('mode');
-        if (mode === null) return errorReply('ADMIN_MISSING_PARAMETER');
-        if (mode !== 'updinfo') return done('No such action', false);
-        const title = metadataTitle(req);
-        if (title !== null) actions.setMetadata(path, title, decodedParam(req, 'url') ?? '');
-        return done('Metadata update successful', true);
-      }
-    }
+    if (actions.activeMount(path) === null) return errorReply('ADMIN_NO_SUCH_SOURCE');
+    return mountCommand({ req, actions, html, path });
   } catch (error) {
     if (error instanceof StreamError && isStreamErrorCode(error.code))
       return errorReply(error.code);
@@ -153,7 +100,8 @@ export function handleAdmin(req: AdminRequest, actions: AdminActions): Reply {
   }
 }
 
-function statsCommand(req: AdminRequest, actions: AdminActions): Reply {
+function stats({ req, actions, html }: Command): Reply {
+  if (html) return page(actions, req.params.get('message'));
   const only = req.params.get('mount');
   const snapshot = actions.snapshot(false);
   if (only !== null && !snapshot.mounts.some((m) => m.path === only && m.state !== 'idle')) {
@@ -163,7 +111,7 @@ function statsCommand(req: AdminRequest, actions: AdminActions): Reply {
 }
 
 /** Our own JSON of everything the page shows (for scripts and the page's live refresh). */
-function statsJsonCommand(actions: AdminActions): Reply {
+function statsJson(actions: AdminActions): Reply {
   const snapshot = actions.snapshot(true);
   const body = JSON.stringify({
     serverId: snapshot.serverId,
@@ -174,6 +122,67 @@ function statsJsonCommand(actions: AdminActions): Reply {
     mounts: snapshot.mounts,
   });
   return { status: 200, contentType: 'application/json; charset=utf-8', body, length: true };
+}
+
+function listMounts({ req, actions, html }: Command): Reply {
+  if (req.params.has('mount')) return errorReply('ADMIN_MOUNT_REQUEST_UNKNOWN');
+  if (html) return redirect();
+  return xml(listMountsXml(actions.snapshot(false).mounts.filter((m) => m.state !== 'idle')));
+}
+
+/** The answer to a mount action: back to the page with the message, or Icecast's XML. */
+function done({ html }: Command, message: string, ok: boolean): Reply {
+  return html ? redirect(message) : xml(iceResponseXml(message, ok));
+}
+
+function listClients({ actions, html, path }: MountCommand): Reply {
+  if (html) return redirect();
+  return xml(listClientsXml(path, actions.listeners(path)));
+}
+
+function updateMetadata({ html, path }: MountCommand): Reply {
+  if (html) return redirect();
+  return xml(`<?xml version="1.0"?>\n<icestats><source mount="${escapeAttr(path)}"/></icestats>\n`);
+}
+
+function moveClients(command: MountCommand): Reply {
+  const { req, actions, html, path } = command;
+  const destination = req.params.get('destination');
+  if (!destination) {
+    if (html) return redirect();
+    const others = actions
+      .snapshot(false)
+      .mounts.filter((m) => m.state !== 'idle' && m.path !== path);
+    return xml(moveClientsXml(path, others));
+  }
+  if (actions.activeMount(destination) === null) return errorReply('ADMIN_NO_SUCH_DESTINATION');
+  if (destination === path) return errorReply('ADMIN_SAME_MOUNT');
+  actions.moveClients(path, destination);
+  return done(command, `Clients moved from ${path} to ${destination}`, true);
+}
+
+function killClient(command: MountCommand): Reply {
+  const idText = command.req.params.get('id');
+  if (idText === null) return errorReply('ADMIN_MISSING_PARAMETER');
+  const id = atoi(idText);
+  return command.actions.killClient(command.path, id)
+    ? done(command, `Client ${id} removed`, true)
+    : done(command, `Client ${id} not found`, false);
+}
+
+function killSource(command: MountCommand): Reply {
+  command.actions.killSource(command.path);
+  return done(command, 'Source Removed', true);
+}
+
+function metadata(command: MountCommand): Reply {
+  const { req, actions, path } = command;
+  const mode = req.params.get('mode');
+  if (mode === null) return errorReply('ADMIN_MISSING_PARAMETER');
+  if (mode !== 'updinfo') return done(command, 'No such action', false);
+  const title = metadataTitle(req);
+  if (title !== null) actions.setMetadata(path, title, decodedParam(req, 'url') ?? '');
+  return done(command, 'Metadata update successful', true);
 }
 
 function page(actions: AdminActions, message: string | null): Reply {

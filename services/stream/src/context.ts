@@ -1,0 +1,19 @@
+import type { Logger } from '@radio/core';
+import type { ServerLogs } from './logs.ts';
+import type { MountRegistry } from './mount-registry.ts';
+import type { ResolvedOptions } from './options.ts';
+import type { ServerStats } from './stats.ts';
+
+/** What the server shares with the parts serving its connections (sources, listeners, admin). */
+export interface ServerContext {
+  readonly options: ResolvedOptions;
+  /** The service's root logger (each source gets a component logger of its own). */
+  readonly rootLog: Logger;
+  /** The server component's logger. */
+  readonly log: Logger;
+  readonly logs: ServerLogs;
+  readonly stats: ServerStats;
+  readonly mounts: MountRegistry;
+  /** Sources and listeners share one id sequence, as Icecast's client ids do. */
+  nextId(): number;
+}
