@@ -59,6 +59,13 @@ export class StreamConfigError extends RadioError {
   }
 }
 
+/** `start` on a server that was started or closed before: a closed server is not reopened. */
+export class StreamStateError extends RadioError {
+  constructor(message: string) {
+    super('STREAM_NOT_RESTARTABLE', message);
+  }
+}
+
 export function isStreamErrorCode(code: string): code is StreamErrorCode {
   return Object.hasOwn(ERRORS, code);
 }

@@ -43,6 +43,7 @@ const quote = (text: string | undefined): string =>
  * in memory for the admin page.
  */
 export class ServerLogs {
+  readonly #dataDir: string | null;
   readonly #log: Logger;
   readonly #accessLog: Logger;
   #accessFile: WriteStream | null = null;
@@ -51,18 +52,21 @@ export class ServerLogs {
   readonly #errors: string[] = [];
 
   constructor(dataDir: string | null, root: Logger) {
-    const log = componentLogger(root, 'events');
-    this.#log = log;
+    this.#dataDir = dataDir;
+    this.#log = componentLogger(root, 'events');
     this.#accessLog = componentLogger(root, 'access');
-    if (dataDir !== null) {
-      const dir = join(dataDir, 'logs');
-      try {
-        mkdirSync(dir, { recursive: true });
-        this.#accessFile = this.#open(join(dir, 'access.log'));
-        this.#errorFile = this.#open(join(dir, 'error.log'));
-      } catch (error) {
-        log.warn({ err: error, dir }, 'cannot write log files; keeping logs in memory only');
-      }
+  }
+
+  /** Opens the log files (when there is a data folder); until then lines are kept in memory. */
+  open(): void {
+    if (this.#dataDir === null) return;
+    const dir = join(this.#dataDir, 'logs');
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.#accessFile = this.#open(join(dir, 'access.log'));
+      this.#errorFile = this.#open(join(dir, 'error.log'));
+    } catch (error) {
+      this.#log.warn({ err: error, dir }, 'cannot write log files; keeping logs in memory only');
     }
   }
 

@@ -1,4 +1,4 @@
-import { type MountQuality, STATION_MOUNTS } from '@radio/core';
+import { type ConfigOf, type MountQuality, STATION_MOUNTS, type streamSpec } from '@radio/core';
 import { StreamConfigError } from './errors.ts';
 
 /** One mount point. Unconfigured mounts are created when a source pushes to them. */
@@ -75,6 +75,34 @@ export interface StreamServerOptions {
   adminEmail?: string;
   /** The service configuration shown on the admin page (secrets already masked). */
   runningConfig?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * The options the environment sets (the rest keep their defaults). The running configuration
+ * shown on the admin page is the caller's: the stream's own variables alone, or all of
+ * embedded mode's.
+ */
+export function streamOptionsFromConfig(
+  config: Pick<
+    ConfigOf<typeof streamSpec>,
+    | 'STREAM_HOST'
+    | 'STREAM_PORT'
+    | 'PUBLIC_STREAM_URL'
+    | 'ADMIN_USER'
+    | 'ADMIN_PASSWORD'
+    | 'SOURCE_PASSWORD'
+    | 'DATA_DIR'
+  >,
+): StreamServerOptions {
+  return {
+    host: config.STREAM_HOST,
+    port: config.STREAM_PORT,
+    ...(config.PUBLIC_STREAM_URL ? { publicUrl: config.PUBLIC_STREAM_URL } : {}),
+    adminUser: config.ADMIN_USER,
+    adminPassword: config.ADMIN_PASSWORD,
+    sourcePassword: config.SOURCE_PASSWORD,
+    dataDir: config.DATA_DIR,
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type Bus, componentLogger, type Logger, localUrl } from '@radio/core';
+import { type Bus, componentLogger, type Logger, localUrl, type Service } from '@radio/core';
 import { AdminActions } from './admin/actions.ts';
 import type { ServerContext } from './context.ts';
-import type { StreamErrorCode } from './errors.ts';
+import { type StreamErrorCode, StreamStateError } from './errors.ts';
 import { readHead } from './head-reader.ts';
 import { errorReply, type Reply, sendReply } from './http-reply.ts';
 import { routeHttpRequest } from './http-routes.ts';
@@ -23,17 +23,19 @@ export interface StreamServerDeps {
   bus?: Bus | undefined;
 }
 
-export interface StreamServer {
-  /** The port actually listened on (useful with port 0). */
+/**
+ * The stream server. `start` listens (rejecting if the port cannot be bound); `close`
+ * disconnects everyone and stops listening.
+ */
+export interface StreamServer extends Service {
+  /** The port actually listened on (useful with port 0); 0 until started. */
   readonly port: number;
-  /** `http://host:port` to reach the server (the public URL when one is configured). */
+  /** `http://host:port` to reach it (the public URL when one is configured); '' until started. */
   readonly url: string;
   /** The current stats, as stats.xml shows them (`includeIdle` adds mounts without a source). */
   snapshot(includeIdle?: boolean): ServerSnapshot;
   /** Sets a mount's title as `/admin/metadata?mode=updinfo` does; false if it has no source. */
   setMetadata(mount: string, title: string): boolean;
-  /** Disconnects everyone and stops listening. Idempotent; later calls return the same promise. */
-  close(): Promise<void>;
 }
 
 /** A request head may be this big (what Node's HTTP parser allows too). */
@@ -55,6 +57,9 @@ class StreamServerImpl implements StreamServer {
   readonly #sockets = new Set<Socket>();
   readonly #publisher: ListenerCountPublisher;
   readonly #sweep: ListenerSweep;
+  #started = false;
+  /** Set while `listen` is under way, so a close in that time waits for it. */
+  #listening: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
   #port = 0;
   #publicBase = '';
@@ -116,7 +121,26 @@ class StreamServerImpl implements StreamServer {
   }
 
   async start(): Promise<void> {
+    if (this.#started || this.#closing) {
+      throw new StreamStateError(
+        'this stream server was started or closed before; create a new one',
+      );
+    }
+    this.#started = true;
+    this.#listening = this.#listen();
+    try {
+      await this.#listening;
+    } catch (error) {
+      this.#listening = null;
+      await this.close();
+      throw error;
+    }
+    this.#listening = null;
+  }
+
+  async #listen(): Promise<void> {
     const { host, port, listenBacklog, publicUrl, hostname } = this.#ctx.options;
+    this.#ctx.logs.open();
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject);
       this.#http.listen({ host, port, backlog: listenBacklog }, () => {
@@ -234,6 +258,8 @@ class StreamServerImpl implements StreamServer {
   }
 
   async #shutdown(): Promise<void> {
+    // A close while `listen` is under way: let it finish, or the socket would open afterwards.
+    if (this.#listening) await this.#listening.catch(ignoreError);
     this.#sweep.stop();
     this.#publisher.close();
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
@@ -247,20 +273,13 @@ class StreamServerImpl implements StreamServer {
 }
 
 /**
- * Starts a stream server. Resolves once it listens; rejects if the options are invalid
- * (StreamConfigError, `STREAM_INVALID_OPTIONS`) or the port cannot be bound.
+ * Builds a stream server without opening anything; `start` listens. Throws StreamConfigError
+ * (`STREAM_INVALID_OPTIONS`) if the options are invalid.
  */
-export async function createStreamServer(
+export function createStreamServer(
   options: StreamServerOptions,
   deps: StreamServerDeps,
-): Promise<StreamServer> {
+): StreamServer {
   if (!deps?.logger) throw new TypeError('createStreamServer: deps.logger is required');
-  const server = new StreamServerImpl(resolveOptions(options), deps);
-  try {
-    await server.start();
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  return server;
+  return new StreamServerImpl(resolveOptions(options), deps);
 }

@@ -37,7 +37,7 @@ export class Resources {
   readonly #cleanups: (() => Promise<void> | void)[] = [];
 
   async server(options: Partial<StreamServerOptions> = {}, bus?: Bus): Promise<StreamServer> {
-    const server = await createStreamServer(
+    const server = createStreamServer(
       {
         host: '127.0.0.1',
         port: 0,
@@ -49,6 +49,7 @@ export class Resources {
       { logger: silentLogger(), bus },
     );
     this.#servers.push(server);
+    await server.start();
     return server;
   }
 
