@@ -14,7 +14,7 @@ import {
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
 import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
-import { createStreamServer } from '@radio/stream';
+import { createStreamServer, streamOptionsFromConfig } from '@radio/stream';
 import { createWebServer, ensureWebBuild, webOptionsFromConfig } from '@radio/web';
 import { ensureMusic } from './music.ts';
 import type { SecretName } from './secrets.ts';
@@ -75,19 +75,15 @@ export async function startStation(
     const bus: Bus = createMemoryBus({ logger });
     started.push({ stop: () => bus.close() });
 
-    const stream = await createStreamServer(
+    const stream = createStreamServer(
       {
-        host: config.STREAM_HOST,
-        port: config.STREAM_PORT,
-        ...(config.PUBLIC_STREAM_URL ? { publicUrl: config.PUBLIC_STREAM_URL } : {}),
-        adminUser: config.ADMIN_USER,
-        adminPassword: config.ADMIN_PASSWORD,
-        sourcePassword: config.SOURCE_PASSWORD,
-        dataDir,
+        ...streamOptionsFromConfig({ ...config, DATA_DIR: dataDir }),
         runningConfig: describeConfig(embeddedSpec, config),
       },
       { logger: loggerFor('stream'), bus },
     );
+    started.push({ stop: () => stream.close() });
+    await stream.start();
     started.push({
       urls: [
         ...STATION_MOUNTS.map((mount) => ({
@@ -96,7 +92,7 @@ export async function startStation(
         })),
         { name: 'Stream server admin', url: `${stream.url}/admin/` },
       ],
-      stop: () => stream.close(),
+      stop: async () => {},
     });
 
     const scheduler = createScheduler(

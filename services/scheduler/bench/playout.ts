@@ -280,7 +280,7 @@ async function main(): Promise<void> {
       serverName = 'Icecast 2.4.4';
       cleanups.push(() => (icecast as RealIcecast).stop());
     } else {
-      stream = await createStreamServer(
+      stream = createStreamServer(
         {
           host: '127.0.0.1',
           port: 0,
@@ -290,6 +290,7 @@ async function main(): Promise<void> {
         },
         { logger: silentLogger() },
       );
+      await stream.start();
       base = stream.url;
       serverName = '@radio/stream';
       cleanups.push(() => (stream as StreamServer).close());

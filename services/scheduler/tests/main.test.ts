@@ -47,7 +47,7 @@ describe('main.ts (the scheduler container)', () => {
       { format: 'flac', durationSeconds: 3 },
       { ffmpegPath },
     );
-    stream = await createStreamServer(
+    stream = createStreamServer(
       {
         host: '127.0.0.1',
         port: 0,
@@ -57,6 +57,7 @@ describe('main.ts (the scheduler container)', () => {
       },
       { logger: silentLogger() },
     );
+    await stream.start();
   });
 
   afterAll(async () => {

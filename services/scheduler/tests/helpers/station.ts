@@ -96,7 +96,7 @@ export class TestStation {
     const db = await createDb(`sqlite:${join(dir, 'radio.db')}`);
     await migrateToLatest(db.db);
     const bus = createMemoryBus({ logger });
-    const stream = await createStreamServer(
+    const stream = createStreamServer(
       {
         host: '127.0.0.1',
         port: 0,
@@ -106,6 +106,7 @@ export class TestStation {
       },
       { logger },
     );
+    await stream.start();
     const schedulerOptions: SchedulerOptions = {
       musicDir: join(dir, 'music'),
       streamUrl: stream.url,
@@ -164,7 +165,7 @@ export class TestStation {
     const port = this.stream.port;
     await this.stream.close();
     await new Promise((resolve) => setTimeout(resolve, downMs));
-    this.stream = await createStreamServer(
+    this.stream = createStreamServer(
       {
         host: '127.0.0.1',
         port,
@@ -174,6 +175,7 @@ export class TestStation {
       },
       { logger: this.#logger },
     );
+    await this.stream.start();
   }
 
   /** Stops the scheduler and starts a new one on the same folder, database and bus. */

@@ -129,7 +129,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
     const bus = createMemoryBus({ logger });
     parts.push({ close: () => bus.close() });
 
-    const stream = await createStreamServer(
+    const stream = createStreamServer(
       {
         host: '127.0.0.1',
         port: 0,
@@ -141,6 +141,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
       { logger, bus },
     );
     parts.push(stream);
+    await stream.start();
 
     const scheduler = createScheduler(
       {
