@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Logger, type Plugin, type UserConfig } from 'vite';
 import { firstPageJs } from './server/bundle-size.ts';
 
+const execFileP = promisify(execFile);
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
@@ -54,10 +56,29 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes src/api/schema.d.ts, the api's types (scripts/generate-api-types.ts), before a build
+ * or the dev server: in a child process, so the api's code is never loaded into Vite's.
+ */
+function apiTypes(): Plugin {
+  let root = '.';
+  return {
+    name: 'radio-api-types',
+    configResolved(config) {
+      root = config.root;
+    },
+    async buildStart() {
+      await execFileP(process.execPath, [join(root, 'scripts', 'generate-api-types.ts')], {
+        cwd: root,
+      });
+    },
+  };
+}
+
 const apiUrl = process.env.API_URL || 'http://127.0.0.1:3000';
 
 const config = {
-  plugins: [react(), precompress()],
+  plugins: [apiTypes(), react(), precompress()],
   build: {
     target: 'es2022',
     sourcemap: false,

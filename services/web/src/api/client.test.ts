@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ApiError, createApiClient, describeError, queryString } from './client.ts';
+import { createApiClient } from './client.ts';
+import { ApiError, describeError } from './errors.ts';
+import { queryString } from './http.ts';
 
 interface Seen {
   method: string;

@@ -1,4 +1,4 @@
-import { API_BASE } from './client.ts';
+import { API_BASE } from './paths.ts';
 import type { LiveEventMap, LiveEventName } from './types.ts';
 
 export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [

@@ -1,59 +1,22 @@
+import type { BodyOf, QueryOf, ResponseOf } from './paths.ts';
+
 /*
- * The shapes the api answers with, as its OpenAPI document (`GET /api/radio/openapi.json`)
- * describes them. The web app imports no workspace code at run time (DESIGN.md), so they are
- * written out here; `client.test.ts` checks the routes against a live document when one is
- * reachable.
+ * Names for the shapes the app shows, all read from the api's OpenAPI document (paths.ts):
+ * only what the document does not describe, the live events, is written out here.
  */
 
-export type Role = 'admin' | 'dj' | 'listener';
+export type User = ResponseOf<'get', '/auth/me'>['user'];
+export type Role = User['role'];
+export type AuthStatus = ResponseOf<'get', '/auth-status'>;
 
-export interface User {
-  id: number;
-  username: string;
-  role: Role;
-  disabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  lastLoginAt: string | null;
-}
+/** One page of a list: the api pages every list the same way. */
+export type Page<T> = Omit<ResponseOf<'get', '/tracks'>, 'items'> & { items: T[] };
 
-export interface AuthStatus {
-  authenticated: boolean;
-  user?: User;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  limit: number;
-}
-
-export type TrackStatus = 'ok' | 'invalid' | 'missing';
-
-export interface Track {
-  id: number;
-  path: string;
-  title: string;
-  artist: string | null;
-  album: string | null;
-  genre: string | null;
-  year: number | null;
-  trackNo: number | null;
-  duration: number | null;
-  format: string;
-  bitrate: number | null;
-  sampleRate: number | null;
-  channels: number | null;
-  hasCover: boolean;
-  coverUrl: string | null;
-  size: number;
-  status: TrackStatus;
-  error: string | null;
-  addedAt: string;
-  updatedAt: string;
-}
-
+export type Track = ResponseOf<'get', '/tracks/{id}'>;
+export type TrackStatus = Track['status'];
+export type TrackQuery = QueryOf<'get', '/tracks'>;
+export type TrackSort = NonNullable<TrackQuery['sort']>;
+export type SortOrder = NonNullable<TrackQuery['order']>;
 export const TRACK_SORTS = [
   'artist',
   'album',
@@ -62,190 +25,41 @@ export const TRACK_SORTS = [
   'year',
   'duration',
   'added',
-] as const;
-export type TrackSort = (typeof TRACK_SORTS)[number];
-export type SortOrder = 'asc' | 'desc';
+] as const satisfies readonly TrackSort[];
 
-export interface TrackQuery {
-  q?: string;
-  artist?: string;
-  album?: string;
-  genre?: string;
-  status?: TrackStatus | 'all';
-  sort?: TrackSort;
-  order?: SortOrder;
-  page?: number;
-  limit?: number;
-}
+export type Artist = ResponseOf<'get', '/artists'>['items'][number];
+export type Album = ResponseOf<'get', '/albums'>['items'][number];
 
-export interface Artist {
-  name: string;
-  tracks: number;
-  albums: number;
-}
+export type Playlist = ResponseOf<'get', '/playlists'>['items'][number];
+export type PlaylistScope = NonNullable<QueryOf<'get', '/playlists'>['scope']>;
+export type PlaylistDetail = ResponseOf<'get', '/playlists/{id}'>;
+export type PlaylistItem = PlaylistDetail['items'][number];
+export type PlayMode = NonNullable<BodyOf<'post', '/playlists/{id}/play'>['mode']>;
 
-export interface Album {
-  name: string;
-  artist: string | null;
-  tracks: number;
-  year: number | null;
-  duration: number;
-}
+export type Player = ResponseOf<'get', '/player'>;
+export type PlayerStatus = ResponseOf<'post', '/player/pause'>;
+export type PlaybackState = Player['state'];
+export type NowPlaying = NonNullable<Player['nowPlaying']>;
+export type TrackSource = NowPlaying['source'];
+export type QueueItem = Player['queue'][number];
+export type HistoryEntry = ResponseOf<'get', '/player/history'>['items'][number];
 
-export interface Playlist {
-  id: number;
-  name: string;
-  description: string | null;
-  isPublic: boolean;
-  owner: { id: number; username: string };
-  itemCount: number;
-  duration: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type StreamingStatus = ResponseOf<'get', '/streaming-status'>;
+export type MountStatus = StreamingStatus['mounts'][number];
 
-export interface PlaylistItem {
-  id: number;
-  position: number;
-  addedAt: string;
-  track: Track;
-}
+export type ApiStatus = ResponseOf<'get', '/status'>;
+export type Health = ApiStatus['health'];
+export type Check = Health['stream'];
 
-export interface PlaylistDetail extends Playlist {
-  items: PlaylistItem[];
-}
+export type ScanStatus = ResponseOf<'get', '/admin/library/scan'>;
+export type LibraryScan = NonNullable<ScanStatus['scan']>;
+export type LibrarySize = ScanStatus['library'];
+export type SystemInfo = ResponseOf<'get', '/admin/system'>;
 
-export type TrackSource = 'request' | 'rotation' | 'playlist' | 'new';
-export type PlaybackState = 'playing' | 'paused' | 'stopped';
+// The live events (`GET /events`, a text/event-stream) are not in the document: their
+// payloads, where the document has no shape of the same name, are written out here.
 
-export interface NowPlaying {
-  trackId: number | null;
-  requestId: string | null;
-  path: string | null;
-  title: string;
-  artist: string | null;
-  album: string | null;
-  /** Seconds. */
-  duration: number | null;
-  /** Epoch milliseconds (server clock) when the track went on air. */
-  startedAt: number;
-  source: TrackSource;
-}
-
-export interface QueueItem {
-  requestId: string;
-  trackId: number | null;
-  path: string;
-  title: string;
-  artist: string | null;
-  duration: number | null;
-  kind: TrackSource;
-}
-
-export interface PlayerStatus {
-  state: PlaybackState;
-  nowPlaying: NowPlaying | null;
-  position: number | null;
-  amplify: number;
-}
-
-export interface Player extends PlayerStatus {
-  queue: QueueItem[];
-}
-
-export interface PlayerStateEvent {
-  state: PlaybackState;
-  position: number | null;
-  amplify: number;
-}
-
-export interface HistoryEntry {
-  id: number;
-  trackId: number | null;
-  title: string;
-  artist: string | null;
-  startedAt: string;
-  endedAt: string | null;
-  source: TrackSource;
-  requestId: string | null;
-}
-
-export interface MountStatus {
-  mount: string;
-  format: 'mp3' | 'aac';
-  bitrate: number;
-  quality: 'high' | 'low';
-  url: string;
-  listeners: number | null;
-  peak: number | null;
-  sourceConnected: boolean | null;
-}
-
-export interface StreamingStatus {
-  mounts: MountStatus[];
-  totalListeners: number | null;
-  nowPlaying: NowPlaying | null;
-}
-
-export interface Check {
-  ok: boolean;
-  latencyMs: number | null;
-  error: string | null;
-}
-
-export interface Health {
-  db: Check & { dialect: string };
-  bus: Check & { kind: string };
-  stream: Check;
-  scheduler: Check;
-}
-
-export interface ApiStatus {
-  service: 'api';
-  version: string;
-  uptime: number;
-  status: 'ok' | 'degraded';
-  health: Health;
-}
-
-export interface LibraryScan {
-  scanId: string;
-  state: 'running' | 'done' | 'failed';
-  done: number;
-  total: number;
-  indexed: number;
-  invalid: number;
-  missing: number;
-  startedAt: number;
-  finishedAt: number | null;
-  error: string | null;
-}
-
-export interface LibrarySize {
-  total: number;
-  ok: number;
-  invalid: number;
-  missing: number;
-  duration: number;
-  size: number;
-}
-
-export interface ScanStatus {
-  scan: LibraryScan | null;
-  library: LibrarySize;
-}
-
-export interface SystemInfo {
-  versions: { api: string; node: string; platform: string };
-  uptime: { process: number; api: number };
-  memory: { rss: number; heapUsed: number; heapTotal: number; external: number };
-  health: Health;
-  library: LibrarySize;
-  db: { dialect: string; target: string; ok: boolean; latencyMs: number };
-  redis: { used: boolean; ok: boolean | null; latencyMs: number | null; error: string | null };
-  sessions: { store: 'redis' | 'db' };
-  sse: { clients: number };
-}
+export type PlayerStateEvent = Pick<PlayerStatus, 'state' | 'position' | 'amplify'>;
 
 export interface MountListeners {
   mount: string;
@@ -277,7 +91,7 @@ export interface LibraryChanges {
 export interface LiveEventMap {
   'player.now-playing': NowPlaying;
   'player.state': PlayerStateEvent;
-  'queue.changed': { items: QueueItem[] };
+  'queue.changed': ResponseOf<'get', '/player/queue'>;
   'stream.listeners': ListenerCounts;
   'stream.source': StreamSourceEvent;
   'library.scan': LibraryScan;

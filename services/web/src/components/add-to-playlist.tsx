@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { api, describeError } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import type { Track } from '../api/types.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { toast } from '../hooks/use-toast.ts';

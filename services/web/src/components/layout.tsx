@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { describeError } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import { useLive } from '../hooks/use-live.ts';
 import { useSession } from '../hooks/use-session.ts';
 import { toast } from '../hooks/use-toast.ts';

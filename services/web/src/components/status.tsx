@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { describeError } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 
 /** A spinner with words for screen readers. */
 export function Loading({

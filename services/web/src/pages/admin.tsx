@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { api, describeError } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import type { Check, LibraryScan, Role, User } from '../api/types.ts';
 import { ConfirmDialog, Dialog } from '../components/dialog.tsx';
 import { Link } from '../components/link.tsx';

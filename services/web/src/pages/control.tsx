@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { api, describeError } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import { liveStore } from '../api/live-store.ts';
 import type { PlaybackState, PlayerStatus, TrackSource } from '../api/types.ts';
 import { PauseIcon, PlayIcon, SkipIcon, StopIcon } from '../components/icons.tsx';

@@ -1,6 +1,14 @@
 import { useEffect, useId, useState } from 'react';
-import { api, describeError } from '../api/client.ts';
-import type { SortOrder, Track, TrackQuery, TrackSort, TrackStatus } from '../api/types.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
+import {
+  type SortOrder,
+  TRACK_SORTS,
+  type Track,
+  type TrackQuery,
+  type TrackSort,
+  type TrackStatus,
+} from '../api/types.ts';
 import { AddToPlaylistDialog } from '../components/add-to-playlist.tsx';
 import { CoverArt } from '../components/cover-art.tsx';
 import { PlusIcon, QueueIcon, SearchIcon } from '../components/icons.tsx';
@@ -24,7 +32,7 @@ const COLUMNS: { sort: TrackSort; label: string; className?: string }[] = [
   { sort: 'year', label: 'Year', className: 'hide-medium num' },
   { sort: 'duration', label: 'Time', className: 'num' },
 ];
-const SORTS = new Set<string>(['artist', 'album', 'title', 'genre', 'year', 'duration', 'added']);
+const SORTS = new Set<string>(TRACK_SORTS);
 const PAGE_SIZES = [25, 50, 100];
 
 interface Filters {

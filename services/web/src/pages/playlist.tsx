@@ -7,7 +7,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { api, describeError } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
 import type { PlaylistDetail, PlaylistItem } from '../api/types.ts';
 import { CoverArt } from '../components/cover-art.tsx';
 import { ConfirmDialog } from '../components/dialog.tsx';

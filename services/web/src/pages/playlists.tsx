@@ -1,5 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
-import { api, describeError, type PlaylistScope } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { describeError } from '../api/errors.ts';
+import type { PlaylistScope } from '../api/types.ts';
 import { Link } from '../components/link.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { PlaylistFields } from '../components/playlist-fields.tsx';

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { ApiError, describeError } from '../api/client.ts';
+import { ApiError, describeError } from '../api/errors.ts';
 import { Link } from '../components/link.tsx';
 import { useSession } from '../hooks/use-session.ts';
 import { useTitle } from '../hooks/use-title.ts';
