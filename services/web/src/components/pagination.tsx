@@ -1,17 +1,18 @@
-/** Previous / next with "page X of Y"; hidden when everything fits on one page. */
+/**
+ * Previous / next with "page X of Y" for a page of a list as the api answers it; hidden until
+ * it has one and when everything fits on one page.
+ */
 export function Pagination({
-  page,
-  limit,
-  total,
+  of,
   onPage,
   label = 'Pages',
 }: {
-  page: number;
-  limit: number;
-  total: number;
+  of: { page: number; limit: number; total: number } | null | undefined;
   onPage: (page: number) => void;
   label?: string;
 }) {
+  if (!of) return null;
+  const { page, limit, total } = of;
   const pages = Math.max(1, Math.ceil(total / limit));
   if (pages <= 1) return null;
   const first = (page - 1) * limit + 1;

@@ -45,3 +45,13 @@ export function ErrorMessage({
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
+
+/** What is wrong with a form, said where the form is and announced at once. */
+export function FormError({ error, id }: { error: string | null; id?: string }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="form-error" role="alert">
+      {error}
+    </p>
+  );
+}

@@ -363,15 +363,11 @@ export default function LibraryPage() {
           </table>
         </div>
       ) : null}
-      {page ? (
-        <Pagination
-          page={page.page}
-          limit={page.limit}
-          total={page.total}
-          label="Library pages"
-          onPage={(next) => setSearchParams({ page: next })}
-        />
-      ) : null}
+      <Pagination
+        of={page}
+        label="Library pages"
+        onPage={(next) => setSearchParams({ page: next })}
+      />
       <AddToPlaylistDialog track={adding} onClose={() => setAdding(null)} />
     </section>
   );

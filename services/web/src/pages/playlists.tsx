@@ -1,14 +1,14 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../api/client.ts';
-import { describeError } from '../api/errors.ts';
 import type { PlaylistScope } from '../api/types.ts';
 import { Link } from '../components/link.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { PlaylistFields } from '../components/playlist-fields.tsx';
-import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
+import { Empty, ErrorMessage, FormError, Loading } from '../components/status.tsx';
 import { formatLongDuration, plural } from '../format.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useSession } from '../hooks/use-session.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 import { useTitle } from '../hooks/use-title.ts';
 import { toast } from '../hooks/use-toast.ts';
 import { navigate } from '../router.ts';
@@ -19,8 +19,7 @@ function CreatePlaylist() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [isPublic, setIsPublic] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useSubmit();
   const isPublicId = useId();
 
   const submit = async (event: FormEvent) => {
@@ -29,9 +28,7 @@ function CreatePlaylist() {
       setError('Give the playlist a name.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const playlist = await api.createPlaylist({
         name: name.trim(),
         description: description.trim() || null,
@@ -39,11 +36,7 @@ function CreatePlaylist() {
       });
       toast(`Created ${playlist.name}.`);
       navigate(`/playlists/${playlist.id}`);
-    } catch (reason) {
-      setError(describeError(reason));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -65,11 +58,7 @@ function CreatePlaylist() {
         />
         Public: other listeners can see it
       </label>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? 'Creating…' : 'Create playlist'}
       </button>
@@ -142,15 +131,7 @@ export default function PlaylistsPage() {
               ))}
             </ul>
           ) : null}
-          {playlists.data ? (
-            <Pagination
-              page={playlists.data.page}
-              limit={playlists.data.limit}
-              total={playlists.data.total}
-              onPage={setPage}
-              label="Playlist pages"
-            />
-          ) : null}
+          <Pagination of={playlists.data} onPage={setPage} label="Playlist pages" />
         </div>
         <CreatePlaylist />
       </div>

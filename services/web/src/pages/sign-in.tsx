@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { ApiError, describeError } from '../api/errors.ts';
 import { Link } from '../components/link.tsx';
+import { FormError } from '../components/status.tsx';
 import { useSession } from '../hooks/use-session.ts';
 import { useTitle } from '../hooks/use-title.ts';
 import { toast } from '../hooks/use-toast.ts';
@@ -118,11 +119,7 @@ export function SignInPage({ mode }: { mode: 'signin' | 'register' }) {
               </p>
             ) : null}
           </div>
-          {error ? (
-            <p id={ids.error} className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError id={ids.error} error={error} />
           <button type="submit" className="button primary wide" disabled={busy}>
             {busy
               ? register
