@@ -1,4 +1,5 @@
 export { AUDIO_EXTENSIONS, isAudioFile } from './audio/extensions.ts';
+export * from './audio/frames/index.ts';
 export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';

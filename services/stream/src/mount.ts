@@ -1,6 +1,5 @@
-import type { Logger } from '@radio/core';
+import type { FrameHeader, Logger } from '@radio/core';
 import { ChunkChain } from './chunk-chain.ts';
-import type { FrameHeader } from './formats/frame-header.ts';
 import { type AudioFormat, formatOf, type SilenceFrames } from './formats/index.ts';
 import type { IceHeaders } from './ice-headers.ts';
 import { ICY_METAINT, type IcyMeta, icyMeta, NO_META } from './icy.ts';

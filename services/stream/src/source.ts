@@ -1,10 +1,10 @@
 import type { Socket } from 'node:net';
-import { componentLogger } from '@radio/core';
+import { componentLogger, FrameSplitter } from '@radio/core';
 import { checkSourceAuth } from './auth.ts';
 import { ChunkedDecoder } from './chunked-decoder.ts';
 import type { ServerContext } from './context.ts';
 import { StreamError, type StreamErrorCode } from './errors.ts';
-import { ChunkAssembler, FrameSplitter } from './formats/frame-splitter.ts';
+import { ChunkAssembler } from './formats/chunk-assembler.ts';
 import { formatOf } from './formats/index.ts';
 import { type IceHeaders, readIceHeaders } from './ice-headers.ts';
 import type { Mount, MountSource } from './mount.ts';
@@ -49,7 +49,7 @@ export class Source implements MountSource {
     this.contentType = init.contentType;
     this.ice = readIceHeaders(init.head.headers);
     this.requestLine = `${init.head.method} ${init.head.target} ${init.head.version}`;
-    this.#splitter = new FrameSplitter(formatOf(init.contentType));
+    this.#splitter = new FrameSplitter(formatOf(init.contentType).frameFormat);
     this.#assembler = new ChunkAssembler(init.chunkMs, 4096);
   }
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { parseMp3Header } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
-import { parseMp3Header } from '../src/formats/mp3.ts';
 import {
   ADMIN_AUTH,
   decodeErrors,

@@ -1,9 +1,8 @@
-import { ADTS_HEADER_SIZE, parseAdtsHeader, silentAdtsFrame } from './aac.ts';
-import type { FrameHeader } from './frame-header.ts';
-import { MP3_HEADER_SIZE, mp3MeanFrameLength, parseMp3Header, silentMp3Frames } from './mp3.ts';
+import { type FrameFormat, mp3BitrateIndex, parseAdtsHeader, parseMp3Header } from '@radio/core';
+import { silentAdtsFrame } from './aac-silence.ts';
+import { mp3MeanFrameLength, silentMp3Frames } from './mp3-silence.ts';
 import { SilenceFrames } from './silence-frames.ts';
 
-export type { FrameHeader } from './frame-header.ts';
 export { SilenceFrames } from './silence-frames.ts';
 
 export type FormatKind = 'mp3' | 'aac' | 'ogg' | 'generic';
@@ -13,22 +12,18 @@ export interface AudioFormat {
   readonly kind: FormatKind;
   /** ICY metadata can be interleaved (not for Ogg/WebM, which carry their own). */
   readonly icy: boolean;
-  /** Bytes needed to read a frame header; 0 when frames are not parsed (pass-through). */
-  readonly headerSize: number;
-  parseHeader(buf: Buffer, offset: number): FrameHeader | null;
+  /** How the frames are packed; null when they are not parsed (passed through as they come). */
+  readonly frameFormat: FrameFormat | null;
   /** Silent frames in the stream's own parameters (taken from `template`, one real frame). */
   silence(template: Buffer, bitrate: number): SilenceFrames | null;
   /** A frame header with the configured parameters (44.1 kHz stereo), until a source says. */
   defaultTemplate(bitrate: number): Buffer | null;
 }
 
-const MP3_BITRATES = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-
 const mp3: AudioFormat = {
   kind: 'mp3',
   icy: true,
-  headerSize: MP3_HEADER_SIZE,
-  parseHeader: parseMp3Header,
+  frameFormat: 'mp3',
   silence(template, bitrate) {
     const frames = silentMp3Frames(template, bitrate);
     const header = frames && parseMp3Header(frames.plain, 0);
@@ -39,17 +34,16 @@ const mp3: AudioFormat = {
     ]);
   },
   defaultTemplate(bitrate) {
-    const index = MP3_BITRATES.indexOf(bitrate);
+    const index = mp3BitrateIndex(bitrate, true) ?? 9;
     // MPEG-1 Layer III, no CRC, 44.1 kHz, joint stereo.
-    return Buffer.from([0xff, 0xfb, ((index > 0 ? index : 9) << 4) | 0x00, 0x44]);
+    return Buffer.from([0xff, 0xfb, (index << 4) | 0x00, 0x44]);
   },
 };
 
 const aac: AudioFormat = {
   kind: 'aac',
   icy: true,
-  headerSize: ADTS_HEADER_SIZE,
-  parseHeader: parseAdtsHeader,
+  frameFormat: 'adts',
   silence(template, bitrate) {
     const header = parseAdtsHeader(template, 0);
     if (!header) return null;
@@ -72,8 +66,7 @@ function passThrough(kind: FormatKind, icy: boolean): AudioFormat {
   return {
     kind,
     icy,
-    headerSize: 0,
-    parseHeader: () => null,
+    frameFormat: null,
     silence: () => null,
     defaultTemplate: () => null,
   };

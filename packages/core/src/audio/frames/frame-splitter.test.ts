@@ -1,6 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { ChunkAssembler, FrameSplitter } from './frame-splitter.ts';
-import { formatOf } from './index.ts';
+import { FrameSplitter } from './frame-splitter.ts';
 import { parseMp3Header } from './mp3.ts';
 
 /** `count` MP3 frames (128 kbit/s, 44.1 kHz), each filled with its index so order shows. */
@@ -16,7 +15,7 @@ function split(
   input: Buffer[],
   pieceSize: number,
 ): { out: Buffer; splitter: FrameSplitter; runs: number } {
-  const splitter = new FrameSplitter(formatOf('audio/mpeg'));
+  const splitter = new FrameSplitter('mp3');
   const all = Buffer.concat(input);
   const parts: Buffer[] = [];
   let runs = 0;
@@ -60,29 +59,9 @@ describe('FrameSplitter', () => {
   });
 
   test('passes other formats through as they come', () => {
-    const splitter = new FrameSplitter(formatOf('application/ogg'));
+    const splitter = new FrameSplitter(null);
     const got: Buffer[] = [];
     splitter.push(Buffer.from('OggS....'), (run) => got.push(run));
     expect(Buffer.concat(got).toString()).toBe('OggS....');
-  });
-});
-
-describe('ChunkAssembler', () => {
-  test('gathers about chunkMs of audio per chunk', () => {
-    const assembler = new ChunkAssembler(250, 4096);
-    const chunks: Buffer[] = [];
-    for (const frame of frames(40)) {
-      const chunk = assembler.add(frame, 1152, 44100);
-      if (chunk) chunks.push(chunk);
-    }
-    // 250 ms = 11025 samples = 9.6 frames: a chunk every 10 frames.
-    expect(chunks.map((c) => c.length / 417)).toEqual([10, 10, 10, 10]);
-    expect(assembler.flush()).toBeNull();
-  });
-
-  test('uses a byte size without frame timing', () => {
-    const assembler = new ChunkAssembler(250, 4096);
-    expect(assembler.add(Buffer.alloc(3000), 0, 0)).toBeNull();
-    expect(assembler.add(Buffer.alloc(3000), 0, 0)?.length).toBe(6000);
   });
 });

@@ -1,6 +1,8 @@
-/** What a format parser reads from one frame header. */
+import type { MountCodec } from '../../station/mounts.ts';
+
+/** What a frame parser reads from one frame header. */
 export interface FrameHeader {
-  codec: 'mp3' | 'aac';
+  codec: MountCodec;
   /** Bytes of the whole frame, header included. */
   length: number;
   /** PCM samples per channel that the frame decodes to. */

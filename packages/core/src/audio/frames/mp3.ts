@@ -1,9 +1,9 @@
 import type { FrameHeader } from './frame-header.ts';
 
 /*
- * MPEG audio (MP1/MP2/MP3) frame headers: enough to find frame boundaries (the sync points a
- * new listener starts on), to read the stream's parameters and to build silent frames that a
- * decoder takes as a continuation of the same stream.
+ * MPEG audio (MP1/MP2/MP3) frame headers: enough to find frame boundaries (where an encoder's
+ * output is cut, where a new listener starts), to read a stream's parameters and to write a
+ * header like a stream's own.
  */
 
 // Bitrates in kbit/s by [version group][layer][index]; index 0 (free format) and 15 are invalid.
@@ -74,40 +74,12 @@ export function parseMp3Header(buf: Buffer, offset: number): FrameHeader | null 
 }
 
 /**
- * A Layer III frame that decodes to digital silence: a header like the stream's own (same
- * version, sample rate, bitrate and channel mode, no CRC), then side information and main data
- * that are all zero. `main_data_begin = 0` makes it independent of the frames around it, and
- * `part2_3_length = 0` in every granule means no coded values, so any decoder outputs zeros.
- * Returns the unpadded and the padded frame; alternating them keeps the exact byte rate.
+ * The Layer III bitrate index (1 to 14) of `kbps` in MPEG-1 (`mpeg1`) or MPEG-2/2.5, or null
+ * when that version has no such bitrate.
  */
-export function silentMp3Frames(
-  template: Buffer,
-  bitrate?: number,
-): { plain: Buffer; padded: Buffer } | null {
-  const header = parseMp3Header(template, 0);
-  if (!header) return null;
-  const b1 = template[1] as number;
-  if (((b1 >> 1) & 3) !== 1) return null; // Layer III only: the zero-side-info trick is Layer III's.
-  // The nominal bitrate of the mount when it is a valid one for this version, so a VBR source's
-  // silence is not coded at whatever its last frame happened to use.
-  const table = ((b1 >> 3) & 3) === 3 ? BITRATES_V1[3] : BITRATES_V2[3];
-  const wanted = bitrate === undefined ? -1 : (table?.indexOf(bitrate) ?? -1);
-  const bitrateIndex = wanted > 0 ? wanted : (template[2] as number) >> 4;
-  const make = (padding: number): Buffer => {
-    const b2 = (bitrateIndex << 4) | ((template[2] as number) & 0x0c) | (padding << 1);
-    const probe = Buffer.from([0xff, b1 | 1, b2, (template[3] as number) & 0xcf]);
-    const length = parseMp3Header(probe, 0)?.length ?? 0;
-    const frame = Buffer.alloc(length);
-    probe.copy(frame, 0);
-    return frame;
-  };
-  return { plain: make(0), padded: make(1) };
-}
-
-/** The exact average frame length in bytes (for padding alternation), Layer III. */
-export function mp3MeanFrameLength(header: FrameHeader): number {
-  const perFrame = header.samples === 1152 ? 144 : 72;
-  return (perFrame * header.bitrate * 1000) / header.sampleRate;
+export function mp3BitrateIndex(kbps: number, mpeg1: boolean): number | null {
+  const index = (mpeg1 ? BITRATES_V1 : BITRATES_V2)[3]?.indexOf(kbps) ?? -1;
+  return index > 0 ? index : null;
 }
 
 /** Size of an ID3v2 tag starting at `offset` (header included), or 0 if none starts there. */
