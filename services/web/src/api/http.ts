@@ -153,6 +153,8 @@ export function createHttp(options: HttpOptions = {}): Http {
   }
 
   return {
+    // An answer is taken to be what the document says the route answers, unchecked: the
+    // api's handlers are typed by the same schemas the document is made from.
     call: (method, route, ...[init]) =>
       send(method, route, init as AnyCall | undefined) as Promise<never>,
     url: (route, params) => url(route, params as Record<string, string | number>),
