@@ -1,6 +1,11 @@
-import { type FfmpegProcess, type Logger, spawnFfmpeg } from '@radio/core';
+import {
+  type FfmpegProcess,
+  type FrameFormat,
+  FrameSplitter,
+  type Logger,
+  spawnFfmpeg,
+} from '@radio/core';
 import { BYTES_PER_FRAME, BYTES_PER_SECOND, FFMPEG_PCM_ARGS, SAMPLE_RATE } from '../pcm.ts';
-import { type FrameFormat, FrameSplitter } from './frame-parser.ts';
 
 export interface EncoderOptions {
   ffmpegPath: string;
@@ -62,7 +67,7 @@ export class Encoder {
     this.#log = options.logger;
     this.#maxBacklogBytes = Math.round((options.maxBacklogSeconds ?? 1) * BYTES_PER_SECOND);
     this.#stallMs = options.stallRestartMs ?? 5000;
-    this.#splitter = this.#newSplitter();
+    this.#splitter = new FrameSplitter(options.format);
   }
 
   get running(): boolean {
@@ -107,9 +112,9 @@ export class Encoder {
     this.#inputFrames = 0;
     this.#encodedFrames = 0;
     this.#backlogSince = null;
-    this.#splitter = this.#newSplitter();
+    this.#splitter = new FrameSplitter(this.#options.format);
     job.stdout?.on('data', (chunk: Buffer) => {
-      if (this.#process === job) this.#splitter.push(chunk);
+      if (this.#process === job) this.#splitter.push(chunk, this.#onFrames);
     });
     const onExit = (error: unknown): void => {
       if (this.#process !== job) return;
@@ -174,12 +179,11 @@ export class Encoder {
     }
   }
 
-  #newSplitter(): FrameSplitter {
-    return new FrameSplitter(this.#options.format, (data, samples) => {
-      this.#encodedFrames += samples;
-      this.#options.onFrames(data, this.#toGlobal(this.#encodedFrames));
-    });
-  }
+  /** Whole frames out of the splitter, handed on with the clock frame their end was played at. */
+  readonly #onFrames = (data: Buffer, samples: number): void => {
+    this.#encodedFrames += samples;
+    this.#options.onFrames(data, this.#toGlobal(this.#encodedFrames));
+  };
 
   /** The global frame of input frame `input`, through the segments written so far. */
   #toGlobal(input: number): number {

@@ -58,6 +58,18 @@ describe('FrameSplitter', () => {
     expect(out.equals(Buffer.concat(frames(3)))).toBe(true);
   });
 
+  test('resynchronises after garbage', () => {
+    const frame = Buffer.alloc(417);
+    frame.set([0xff, 0xfb, 0x90, 0x44]); // MPEG-1 layer III, 128 kbit/s, 44.1 kHz
+    const counts: number[] = [];
+    const splitter = new FrameSplitter('mp3');
+    splitter.push(Buffer.concat([Buffer.from('garbage!'), frame, frame]), (_frames, samples) =>
+      counts.push(samples),
+    );
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2304);
+    expect(splitter.junkBytes).toBe(8);
+  });
+
   test('passes other formats through as they come', () => {
     const splitter = new FrameSplitter(null);
     const got: Buffer[] = [];
