@@ -50,11 +50,11 @@ import {
 } from '@radio/db';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
+import { hashPassword } from '../src/auth/passwords.ts';
 import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
 import { createApi } from '../src/index.ts';
 import { TracksRepository } from '../src/repositories/tracks.repository.ts';
-import { hashPassword } from '../src/services/passwords.ts';
-import { TrackSnapshot } from '../src/services/track-index.ts';
+import { TrackSnapshot } from '../src/search/track-index.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

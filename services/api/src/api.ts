@@ -6,6 +6,15 @@ import type { Express } from 'express';
 import type { Store } from 'express-session';
 import type { Redis } from 'ioredis';
 import { BASE_PATH, buildApp } from './app.ts';
+import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
+import {
+  type CounterStore,
+  type LimitRule,
+  MemoryCounterStore,
+  RateLimit,
+  RedisCounterStore,
+} from './auth/rate-limiter.ts';
+import { SchedulerClient } from './clients/scheduler-client.ts';
 import { adminController } from './controllers/admin.controller.ts';
 import { authController } from './controllers/auth.controller.ts';
 import { eventsController } from './controllers/events.controller.ts';
@@ -15,37 +24,28 @@ import { playlistsController } from './controllers/playlists.controller.ts';
 import { statusController } from './controllers/status.controller.ts';
 import { tracksController } from './controllers/tracks.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
-import { answerClientError } from './middleware/client-error.ts';
-import { DbSessionStore } from './middleware/db-session-store.ts';
-import { RedisSessionStore } from './middleware/redis-session-store.ts';
-import { type SessionSettings, sessionMiddleware } from './middleware/session.ts';
+import { answerClientError } from './http/client-error.ts';
 import { HistoryRepository } from './repositories/history.repository.ts';
 import { PlaylistsRepository } from './repositories/playlists.repository.ts';
 import { SessionsRepository } from './repositories/sessions.repository.ts';
 import { TracksRepository } from './repositories/tracks.repository.ts';
 import { UsersRepository } from './repositories/users.repository.ts';
 import { ApiRouter } from './routing.ts';
+import { TrackIndex } from './search/track-index.ts';
 import { AdminService } from './services/admin.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { HealthService } from './services/health.service.ts';
 import { LiveEvents } from './services/live-events.service.ts';
-import { DEFAULT_SCRYPT_COST } from './services/passwords.ts';
 import { PlayerService } from './services/player.service.ts';
 import { PlaylistsService } from './services/playlists.service.ts';
-import {
-  type CounterStore,
-  type LimitRule,
-  MemoryCounterStore,
-  RateLimit,
-  RedisCounterStore,
-} from './services/rate-limiter.ts';
-import { SchedulerClient } from './services/scheduler-client.ts';
 import { StatusService } from './services/status.service.ts';
 import { StreamingService } from './services/streaming.service.ts';
-import { TrackIndex } from './services/track-index.ts';
 import { TracksService } from './services/tracks.service.ts';
-import { UserCache } from './services/user-cache.ts';
 import { UsersService } from './services/users.service.ts';
+import { DbSessionStore } from './sessions/db-session-store.ts';
+import { RedisSessionStore } from './sessions/redis-session-store.ts';
+import { type SessionSettings, sessionMiddleware } from './sessions/session.ts';
+import { UserCache } from './sessions/user-cache.ts';
 import { API_VERSION } from './version.ts';
 
 export interface ApiOptions {

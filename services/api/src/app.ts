@@ -1,13 +1,13 @@
 import type { Logger } from '@radio/core';
 import express, { type Express, type RequestHandler } from 'express';
-import { loadUser } from './middleware/auth.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-id.ts';
 import { sameOriginOnly } from './middleware/same-origin.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import type { ApiRouter } from './routing.ts';
-import type { UserCache } from './services/user-cache.ts';
+import { loadUser } from './sessions/load-user.ts';
+import type { UserCache } from './sessions/user-cache.ts';
 
 export const BASE_PATH = '/api/radio';
 

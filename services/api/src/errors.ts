@@ -65,10 +65,3 @@ export class ApiError extends RadioError {
     this.headers = options.headers ?? {};
   }
 }
-
-export function notFound(
-  code: Extract<ApiErrorCode, `${string}_NOT_FOUND`>,
-  message?: string,
-): ApiError {
-  return new ApiError(code, message);
-}

@@ -1,7 +1,7 @@
 import type { Logger } from '@radio/core';
 import type { AuthUser } from './dtos/users.dto.ts';
 
-// What the api's middleware adds to every request (middleware/request-id.ts, middleware/auth.ts).
+// What the api's middleware adds to each request (middleware/request-id.ts, sessions/load-user.ts).
 declare global {
   namespace Express {
     interface Request {

@@ -1,13 +1,13 @@
 import { loginBody, registerBody, updateMeBody, userResponse } from '../dtos/auth.dto.ts';
+import { toUserDto } from '../dtos/mappers.ts';
+import type { ApiRouter } from '../routing.ts';
+import type { AuthService } from '../services/auth.service.ts';
 import {
   endSession,
   refreshCredential,
   type SessionSettings,
   startSession,
-} from '../middleware/session.ts';
-import type { ApiRouter } from '../routing.ts';
-import type { AuthService } from '../services/auth.service.ts';
-import { toUserDto } from '../services/mappers.ts';
+} from '../sessions/session.ts';
 
 export function authController(
   routes: ApiRouter,

@@ -31,8 +31,6 @@ export function intQuery(min: number, max: number, fallback: number, description
     .meta({ description, integerQuery: { minimum: min, maximum: max, default: fallback } });
 }
 
-export const idParams = z.object({ id: idText });
-
 export const paginationQuery = {
   page: intQuery(1, 1_000_000, 1, '1-based page number'),
   limit: intQuery(1, 200, 50, 'items per page'),

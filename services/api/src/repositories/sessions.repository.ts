@@ -1,7 +1,7 @@
 import type { DbHandle, Session } from '@radio/db';
 import { prepared } from './prepared.ts';
 
-/** The sessions table of embedded mode (middleware/db-session-store.ts). */
+/** The sessions table of embedded mode (sessions/db-session-store.ts). */
 export class SessionsRepository {
   readonly #handle: DbHandle;
   readonly #find: (parameters: readonly unknown[]) => Promise<Session[]>;

@@ -1,6 +1,6 @@
 import type { Database, DbHandle, Track } from '@radio/db';
 import type { Kysely } from 'kysely';
-import type { TrackIndexSource } from '../services/track-index.ts';
+import type { TrackIndexSource } from '../search/track-index.ts';
 
 export interface LibraryCounts {
   total: number;

@@ -50,7 +50,7 @@ export class UsersRepository {
     else for (const listener of this.#listeners) listener(userId);
   }
 
-  /** Runs on every request with a session (middleware/auth.ts), hence prepared. */
+  /** Runs on every request with a session (sessions/load-user.ts), hence prepared. */
   async findById(id: number, db?: Kysely<Database>): Promise<User | undefined> {
     if (db) return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return (await this.#findById([id]))[0];

@@ -1,11 +1,11 @@
 import type { Bus, LibraryScan, Logger } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import type { Redis } from 'ioredis';
+import type { SchedulerClient } from '../clients/scheduler-client.ts';
 import type { LibrarySizeDto, SystemDto } from '../dtos/admin.dto.ts';
 import type { TracksRepository } from '../repositories/tracks.repository.ts';
 import type { HealthService } from './health.service.ts';
 import type { LiveEvents } from './live-events.service.ts';
-import type { SchedulerClient } from './scheduler-client.ts';
 import type { StatusService } from './status.service.ts';
 
 export interface AdminDeps {

@@ -1,11 +1,11 @@
 import type { User } from '@radio/db';
 import { isUniqueViolation } from '@radio/db';
+import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { RateLimit } from '../auth/rate-limiter.ts';
 import type { LoginBody, RegisterBody, UpdateMeBody } from '../dtos/auth.dto.ts';
 import type { AuthUser } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { UsersRepository } from '../repositories/users.repository.ts';
-import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
-import type { RateLimit } from './rate-limiter.ts';
 
 export interface AuthLimits {
   /** Login attempts per client IP (every attempt counts). */

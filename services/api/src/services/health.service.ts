@@ -1,8 +1,9 @@
 import type { Bus } from '@radio/core';
 import type { DbHandle } from '@radio/db';
+import { Cached } from '../clients/cached.ts';
+import { httpGet } from '../clients/http-get.ts';
+import type { SchedulerClient } from '../clients/scheduler-client.ts';
 import type { CheckDto, HealthDto } from '../dtos/status.dto.ts';
-import { Cached, httpGet } from './http-client.ts';
-import type { SchedulerClient } from './scheduler-client.ts';
 
 export interface HealthOptions {
   streamUrl: string;

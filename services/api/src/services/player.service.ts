@@ -1,5 +1,7 @@
 import type { AmplifyResult, PlayerStatus, QueuePushResult, QueueSnapshot } from '@radio/core';
+import type { SchedulerClient } from '../clients/scheduler-client.ts';
 import type { Page } from '../dtos/common.dto.ts';
+import { toHistoryDto } from '../dtos/mappers.ts';
 import type {
   HistoryEntryDto,
   HistoryQuery,
@@ -12,8 +14,6 @@ import { ApiError } from '../errors.ts';
 import type { HistoryRepository } from '../repositories/history.repository.ts';
 import type { PlaylistsRepository } from '../repositories/playlists.repository.ts';
 import type { TracksRepository } from '../repositories/tracks.repository.ts';
-import { toHistoryDto } from './mappers.ts';
-import type { SchedulerClient } from './scheduler-client.ts';
 
 /**
  * Player control: every call is a command to the scheduler over the bus and answers with the

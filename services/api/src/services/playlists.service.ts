@@ -1,5 +1,7 @@
 import type { PlaylistPlayResult } from '@radio/core';
+import type { SchedulerClient } from '../clients/scheduler-client.ts';
 import type { Page } from '../dtos/common.dto.ts';
+import { toTrackDto } from '../dtos/mappers.ts';
 import {
   type AddTracksBody,
   type CreatePlaylistBody,
@@ -15,8 +17,6 @@ import type { AuthUser } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { PlaylistRow, PlaylistsRepository } from '../repositories/playlists.repository.ts';
 import type { TracksRepository } from '../repositories/tracks.repository.ts';
-import { toTrackDto } from './mappers.ts';
-import type { SchedulerClient } from './scheduler-client.ts';
 
 function toPlaylistDto(row: PlaylistRow): PlaylistDto {
   return {

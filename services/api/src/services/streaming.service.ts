@@ -6,8 +6,9 @@ import {
   type NowPlaying,
   STATION_MOUNTS,
 } from '@radio/core';
+import { Cached } from '../clients/cached.ts';
+import { httpGet } from '../clients/http-get.ts';
 import type { MountStatusDto, StreamingStatusDto } from '../dtos/status.dto.ts';
-import { Cached, httpGet } from './http-client.ts';
 
 /** The station's mounts as the API describes them. */
 const MOUNTS = STATION_MOUNTS.map(({ path, codec, bitrate, quality }) => ({

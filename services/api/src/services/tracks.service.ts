@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseFile } from 'music-metadata';
 import type { Page } from '../dtos/common.dto.ts';
+import { toTrackDto } from '../dtos/mappers.ts';
 import type {
   AlbumDto,
   AlbumListQuery,
@@ -11,8 +12,7 @@ import type {
 } from '../dtos/tracks.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { TracksRepository } from '../repositories/tracks.repository.ts';
-import { toTrackDto } from './mappers.ts';
-import type { TrackIndex } from './track-index.ts';
+import type { TrackIndex } from '../search/track-index.ts';
 
 export type CoverResult =
   | { notModified: true; etag: string }

@@ -1,11 +1,11 @@
 import type { UserUpdate } from '@radio/db';
 import { isUniqueViolation, toFlag } from '@radio/db';
+import { hashPassword } from '../auth/passwords.ts';
 import type { Page } from '../dtos/common.dto.ts';
+import { toUserDto } from '../dtos/mappers.ts';
 import type { CreateUserBody, UpdateUserBody, UserDto, UserListQuery } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { UsersRepository } from '../repositories/users.repository.ts';
-import { toUserDto } from './mappers.ts';
-import { hashPassword } from './passwords.ts';
 
 /** Account administration. The station keeps at least one enabled admin at all times. */
 export class UsersService {

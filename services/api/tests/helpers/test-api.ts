@@ -11,8 +11,8 @@ import {
 import type { DbHandle, NewTrack, Track, User, UserRole } from '@radio/db';
 import type { Express } from 'express';
 import request from 'supertest';
+import { hashPassword } from '../../src/auth/passwords.ts';
 import { type Api, type ApiOptions, createApi } from '../../src/index.ts';
-import { hashPassword } from '../../src/services/passwords.ts';
 import {
   createTestDatabase,
   createTestRedis,

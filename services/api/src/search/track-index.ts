@@ -1,6 +1,7 @@
 import type { Logger } from '@radio/core';
 import type { Track } from '@radio/db';
 import type { Page } from '../dtos/common.dto.ts';
+import { toTrackDto } from '../dtos/mappers.ts';
 import type {
   AlbumDto,
   AlbumListQuery,
@@ -10,7 +11,6 @@ import type {
   TrackListQuery,
   TrackSort,
 } from '../dtos/tracks.dto.ts';
-import { toTrackDto } from './mappers.ts';
 
 /*
  * The library search of GET /tracks, /artists and /albums, answered from memory.

@@ -16,7 +16,7 @@ interface Entry {
 
 /**
  * The accounts that requests act as. Every request with a session needs its user (see
- * middleware/auth.ts); reading the row each time cost more than the rest of a request on
+ * load-user.ts); reading the row each time cost more than the rest of a request on
  * PostgreSQL. A change made through the api drops the entry at once in this process (the
  * repository announces every committed write) and in every other api process (`user.changed`
  * on the bus). `ttlMs` bounds how long a change made behind the api's back (by hand in the

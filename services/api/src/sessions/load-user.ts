@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { toUserDto } from '../services/mappers.ts';
-import { credentialOf } from '../services/passwords.ts';
-import type { UserCache } from '../services/user-cache.ts';
+import { credentialOf } from '../auth/passwords.ts';
+import { toUserDto } from '../dtos/mappers.ts';
+import type { UserCache } from './user-cache.ts';
 
 /**
  * Sets `req.user` from the session. The account is checked on every request, so a disabled or

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { credentialOf } from '../auth/passwords.ts';
 import { ApiError } from '../errors.ts';
-import { credentialOf } from '../services/passwords.ts';
 
 export interface SessionSettings {
   secret: string | string[];

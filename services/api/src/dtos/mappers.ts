@@ -1,8 +1,8 @@
 import type { PlayHistoryEntry, Track, User } from '@radio/db';
 import { fromFlag } from '@radio/db';
-import type { HistoryEntryDto } from '../dtos/player.dto.ts';
-import type { TrackDto } from '../dtos/tracks.dto.ts';
-import type { UserDto } from '../dtos/users.dto.ts';
+import type { HistoryEntryDto } from './player.dto.ts';
+import type { TrackDto } from './tracks.dto.ts';
+import type { UserDto } from './users.dto.ts';
 
 /* Rows to the shapes the api answers with (camelCase, booleans, no secrets). */
 
