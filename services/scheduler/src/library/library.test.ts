@@ -6,7 +6,8 @@ import { locateFfmpeg, silentLogger } from '@radio/core';
 import { generateTestLibrary, generateTrack, type TestLibrary } from '@radio/core/test-audio';
 import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import { TrackRepository } from '../repositories/track-repository.ts';
-import { Library, type LibraryChange } from './library.ts';
+import type { LibraryChange } from './change-batch.ts';
+import { Library } from './library.ts';
 import { probeFile } from './probe.ts';
 
 const ffmpegPath = locateFfmpeg().path;

@@ -1,5 +1,5 @@
 import type { TrackSource } from '@radio/core';
-import type { LibraryChange } from '../library/library.ts';
+import type { LibraryChange } from '../library/change-batch.ts';
 import type { LibraryTrack } from '../library/library-track.ts';
 import type { QueueEntry, RequestIds } from './queue-entry.ts';
 import { RequestQueue } from './request-queue.ts';
