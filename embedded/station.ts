@@ -99,7 +99,7 @@ export async function startStation(
       schedulerOptionsFromConfig({ ...config, STREAM_URL: stream.url }),
       { db: database, bus, logger: loggerFor('scheduler') },
     );
-    started.push({ stop: () => scheduler.stop() });
+    started.push({ stop: () => scheduler.close() });
     await scheduler.start();
     started.push({
       urls: [

@@ -67,7 +67,7 @@ describe('player routes driving the real scheduler over Redis (postgres, session
 
   afterAll(async () => {
     events?.close();
-    await scheduler?.stop();
+    await scheduler?.close();
     await schedulerBus?.close();
     await t?.close();
   });

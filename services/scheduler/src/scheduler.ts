@@ -8,6 +8,7 @@ import {
   type Logger,
   locateFfmpeg,
   type PlayerStatus,
+  type Service,
 } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import { AmplifySetting } from './amplify-setting.ts';
@@ -49,17 +50,31 @@ export interface SchedulerStatus {
   readonly controlPort: number;
 }
 
-export interface Scheduler {
+export interface Scheduler extends Service {
   /** Loads the library, starts playout, outputs, control port and bus handlers; resolves after the first full scan. */
   start(): Promise<void>;
-  /** Stops everything in reverse order; idempotent. A stopped scheduler is not restarted. */
-  stop(): Promise<void>;
+  /**
+   * Stops everything in reverse order; every call returns the first call's promise. A closed
+   * scheduler is not restarted.
+   */
+  close(): Promise<void>;
   /** The control port's TCP port (the real one when CONTROL_PORT was 0); 0 before start. */
   readonly controlPort: number;
   readonly controlHost: string;
   /** The control port's command table, for components that add their own commands. */
   readonly commands: CommandRegistry;
   status(): SchedulerStatus;
+}
+
+/** What the player is built from, made by the steps of start before it. */
+interface PlayerParts {
+  readonly ffmpegPath: string;
+  readonly root: string;
+  readonly history: HistoryRepository;
+  readonly amplifier: Amplifier;
+  readonly amplify: AmplifySetting;
+  readonly library: Library;
+  readonly upcoming: Upcoming;
 }
 
 const QUEUE_PUBLISH_MS = 100;
@@ -100,8 +115,10 @@ class SchedulerImpl implements Scheduler {
   #cleanups: (() => void)[] = [];
   #queueTimer: NodeJS.Timeout | null = null;
   #startedAt = Date.now();
-  #state: 'new' | 'starting' | 'running' | 'stopped' = 'new';
-  #stopping: Promise<void> | null = null;
+  #state: 'new' | 'starting' | 'running' | 'closed' = 'new';
+  /** Set while start opens its parts, so a close in that time waits for them. */
+  #opening: Promise<Library> | null = null;
+  #closing: Promise<void> | null = null;
 
   constructor(options: ResolvedOptions, deps: SchedulerDeps) {
     this.#options = options;
@@ -123,29 +140,90 @@ class SchedulerImpl implements Scheduler {
     if (this.#state !== 'new') {
       throw new SchedulerError(
         'SCHEDULER_STOPPED',
-        'this scheduler was already started; create a new one',
+        'this scheduler was started or closed before; create a new one',
       );
     }
     this.#state = 'starting';
     this.#startedAt = Date.now();
     try {
-      await this.#start();
-      if (this.#stopping) return;
+      this.#opening = this.#open();
+      const library = await this.#opening;
+      if (this.#closing) return;
+      await library.watchAndScan();
+      if (this.#closing) return;
       this.#state = 'running';
     } catch (error) {
-      await this.stop();
+      await this.close();
       throw error;
     }
   }
 
-  async #start(): Promise<void> {
+  /** Opens every part; the station plays once this resolves, before the first full scan. */
+  async #open(): Promise<Library> {
     const options = this.#options;
-    const log = this.#log;
     const ffmpegPath = locateFfmpeg({ ffmpegPath: options.ffmpegPath }).path;
     await mkdir(resolve(options.musicDir), { recursive: true });
     const root = await realpath(resolve(options.musicDir));
 
     const history = new HistoryRepository(this.#db);
+    const { amplifier, amplify } = await this.#loadAmplify();
+    await history.closeDangling();
+    const library = await this.#loadLibrary(root);
+    const upcoming = new Upcoming({ ids: new RequestIds() });
+    this.#upcoming = upcoming;
+    upcoming.init(library.tracks(), await history.recentTrackIds(RECENT_HISTORY));
+
+    this.#mounts = this.#createMounts(ffmpegPath);
+    const { player, nowPlaying } = this.#createPlayer({
+      ffmpegPath,
+      root,
+      history,
+      amplifier,
+      amplify,
+      library,
+      upcoming,
+    });
+    const controller = new PlayoutController({
+      library,
+      upcoming,
+      player,
+      nowPlaying,
+      amplify,
+      playlists: new PlaylistRepository(this.#db),
+    });
+    this.#controller = controller;
+    this.#cleanups.push(
+      upcoming.onChange(() => {
+        player.refreshNext();
+        this.#scheduleQueuePublish();
+      }),
+      library.onChange((change) => this.#onLibraryChange(change)),
+      library.onScan((scan) =>
+        this.#sent('library.scan', this.#bus.publishState('library.scan', scan)),
+      ),
+      amplify.onChange(() => nowPlaying.publishState()),
+    );
+
+    this.#startPlayout(player);
+    const control = await this.#startControl(controller, root);
+    this.#cleanups.push(registerBusCommands(this.#bus, controller));
+    nowPlaying.publishState();
+    this.#scheduleQueuePublish();
+    this.#log.info(
+      {
+        musicDir: root,
+        tracks: library.tracks().length,
+        controlPort: control.port,
+        streamUrl: options.streamUrl.origin,
+        crossfade: options.crossfadeSeconds,
+      },
+      'scheduler started',
+    );
+    return library;
+  }
+
+  /** The amplify level the last run left, applied to the playout's amplifier. */
+  async #loadAmplify(): Promise<{ amplifier: Amplifier; amplify: AmplifySetting }> {
     const amplifier = new Amplifier(1);
     const amplify = new AmplifySetting(
       amplifier,
@@ -153,22 +231,25 @@ class SchedulerImpl implements Scheduler {
       componentLogger(this.#root, 'amplify'),
     );
     await amplify.load();
-    await history.closeDangling();
+    return { amplifier, amplify };
+  }
 
+  /** The tracks the database knows (the station plays before the first scan is done). */
+  async #loadLibrary(root: string): Promise<Library> {
     const library = new Library({
       root,
       tracks: new TrackRepository(this.#db),
       logger: componentLogger(this.#root, 'library'),
-      watch: options.watch,
+      watch: this.#options.watch,
     });
     this.#library = library;
     await library.load();
+    return library;
+  }
 
-    const upcoming = new Upcoming({ ids: new RequestIds() });
-    this.#upcoming = upcoming;
-    upcoming.init(library.tracks(), await history.recentTrackIds(RECENT_HISTORY));
-
-    this.#mounts = options.mounts.map(
+  #createMounts(ffmpegPath: string): MountOutput[] {
+    const options = this.#options;
+    return options.mounts.map(
       (spec) =>
         new MountOutput({
           spec,
@@ -181,83 +262,71 @@ class SchedulerImpl implements Scheduler {
           backoffMs: options.reconnectBackoffMs,
         }),
     );
+  }
 
+  /** The player and what tells everyone about it; each needs the other. */
+  #createPlayer(parts: PlayerParts): { player: Player; nowPlaying: NowPlaying } {
+    const { library } = parts;
     let player: Player | null = null;
     const nowPlaying = new NowPlaying({
       bus: this.#bus,
-      history,
+      history: parts.history,
       mounts: this.#mounts,
       logger: componentLogger(this.#root, 'now-playing'),
-      amplify: () => amplify.value,
+      amplify: () => parts.amplify.value,
       position: () => player?.onAir()?.position ?? null,
     });
     this.#nowPlaying = nowPlaying;
     player = new Player({
-      ffmpegPath,
-      musicDir: root,
+      ffmpegPath: parts.ffmpegPath,
+      musicDir: parts.root,
       logger: componentLogger(this.#root, 'player'),
-      crossfadeSeconds: options.crossfadeSeconds,
-      supply: upcoming,
-      amplifier,
+      crossfadeSeconds: this.#options.crossfadeSeconds,
+      supply: parts.upcoming,
+      amplifier: parts.amplifier,
       events: {
         onTrackStart: (entry, frame) => nowPlaying.trackStarted(entry, frame),
         onTrackEnd: (entry, reason) => nowPlaying.trackEnded(entry, reason),
         onTrackFailed: (entry, reason, fileFault) => {
           if (!fileFault) return;
           void library.markUnplayable(entry.track.id, reason).catch((error: unknown) => {
-            log.warn({ err: error }, 'cannot mark a track invalid');
+            this.#log.warn({ err: error }, 'cannot mark a track invalid');
           });
         },
         onStateChange: (state) => nowPlaying.stateChanged(state),
       },
     });
     this.#player = player;
-    const controller = new PlayoutController({
-      library,
-      upcoming,
-      player,
-      nowPlaying,
-      amplify,
-      playlists: new PlaylistRepository(this.#db),
-    });
-    this.#controller = controller;
+    return { player, nowPlaying };
+  }
 
-    const playerRef = player;
-    this.#cleanups.push(
-      upcoming.onChange(() => {
-        playerRef.refreshNext();
-        this.#scheduleQueuePublish();
-      }),
-      library.onChange((change) => this.#onLibraryChange(change)),
-      library.onScan((scan) =>
-        this.#sent('library.scan', this.#bus.publishState('library.scan', scan)),
-      ),
-      amplify.onChange(() => nowPlaying.publishState()),
-    );
-
-    // The playout: the clock pulls PCM from the player and hands the same block to every encoder.
+  /** The playout: the clock pulls PCM from the player and hands the same block to every encoder. */
+  #startPlayout(player: Player): void {
     const maxBlockFrames = 4410;
     const block = Buffer.alloc(maxBlockFrames * BYTES_PER_FRAME);
     const samples = new Int16Array(block.buffer, block.byteOffset, maxBlockFrames * CHANNELS);
     const mounts = this.#mounts;
     this.#clock = new Clock({
       logger: componentLogger(this.#root, 'clock'),
-      intervalMs: options.clockIntervalMs,
+      intervalMs: this.#options.clockIntervalMs,
       maxBlockFrames,
       onBlock: (frames, startFrame) => {
         try {
-          playerRef.produce(block, samples, frames, startFrame);
+          player.produce(block, samples, frames, startFrame);
           // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
           const pcm = Buffer.from(block.subarray(0, frames * BYTES_PER_FRAME));
           for (const mount of mounts) mount.write(pcm, startFrame);
         } catch (error) {
-          log.error({ err: error }, 'playout block failed');
+          this.#log.error({ err: error }, 'playout block failed');
         }
       },
     });
     for (const mount of mounts) mount.start();
     this.#clock.start();
+  }
 
+  async #startControl(controller: PlayoutController, root: string): Promise<ControlServer> {
+    const options = this.#options;
     registerBuiltins(this.commands, () => this.#startedAt);
     registerStationCommands(this.commands, controller, () => root);
     const control = new ControlServer({
@@ -269,21 +338,7 @@ class SchedulerImpl implements Scheduler {
     });
     this.#control = control;
     await control.start();
-
-    this.#cleanups.push(registerBusCommands(this.#bus, controller));
-    nowPlaying.publishState();
-    this.#scheduleQueuePublish();
-    log.info(
-      {
-        musicDir: root,
-        tracks: library.tracks().length,
-        controlPort: control.port,
-        streamUrl: options.streamUrl.origin,
-        crossfade: options.crossfadeSeconds,
-      },
-      'scheduler started',
-    );
-    await library.watchAndScan();
+    return control;
   }
 
   status(): SchedulerStatus {
@@ -304,13 +359,15 @@ class SchedulerImpl implements Scheduler {
     };
   }
 
-  stop(): Promise<void> {
-    this.#stopping ??= this.#stop();
-    return this.#stopping;
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
   }
 
-  async #stop(): Promise<void> {
-    this.#state = 'stopped';
+  async #close(): Promise<void> {
+    this.#state = 'closed';
+    // A close while start opens the parts: let them open, or they would be left running.
+    await this.#opening?.catch(() => {});
     for (const cleanup of this.#cleanups.splice(0).reverse()) cleanup();
     if (this.#queueTimer) clearTimeout(this.#queueTimer);
     this.#queueTimer = null;
@@ -346,11 +403,11 @@ class SchedulerImpl implements Scheduler {
   }
 
   #scheduleQueuePublish(): void {
-    if (this.#queueTimer || this.#state === 'stopped') return;
+    if (this.#queueTimer || this.#state === 'closed') return;
     this.#queueTimer = setTimeout(() => {
       this.#queueTimer = null;
       const upcoming = this.#upcoming;
-      if (!upcoming || this.#state === 'stopped') return;
+      if (!upcoming || this.#state === 'closed') return;
       const snapshot = { items: upcoming.list().map(toQueueItem) };
       this.#sent('queue.changed', this.#bus.publishState('queue.changed', snapshot));
     }, QUEUE_PUBLISH_MS);

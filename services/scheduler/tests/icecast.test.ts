@@ -73,7 +73,7 @@ describe('against a real Icecast 2.4', () => {
   });
 
   afterAll(async () => {
-    await scheduler?.stop();
+    await scheduler?.close();
     await bus?.close();
     await db?.close();
     await icecast?.stop();

@@ -191,7 +191,7 @@ export class TestStation {
   /** Stops the scheduler only (the folder and database stay, for a restart). */
   async stopScheduler(): Promise<void> {
     for (const client of this.#clients.splice(0)) client.close();
-    await this.scheduler.stop();
+    await this.scheduler.close();
   }
 
   async stop(): Promise<void> {

@@ -155,8 +155,8 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
       },
       { db, bus, logger },
     );
-    await scheduler.start();
     parts.push(scheduler);
+    await scheduler.start();
 
     const api = await createApi(
       { sessionSecret: secrets.SESSION_SECRET, streamUrl: stream.url, musicDir, scryptCost: 14 },
