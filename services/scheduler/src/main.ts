@@ -5,8 +5,8 @@ import {
   createLogger,
   createMemoryBus,
   createRedisBus,
-  exitOnSignals,
   loadConfigOrExit,
+  runService,
   schedulerSpec,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
@@ -16,28 +16,19 @@ import { createScheduler } from './scheduler.ts';
 const config = loadConfigOrExit(schedulerSpec);
 const logger = createLogger({ service: 'scheduler', level: config.LOG_LEVEL });
 
-const database = await createDb(config.DATABASE_URL, { cwd: resolve('.') });
-await migrateToLatest(database.db);
-const bus: Bus = config.REDIS_URL
-  ? await createRedisBus({ url: config.REDIS_URL, logger })
-  : createMemoryBus({ logger });
-const scheduler = createScheduler(schedulerOptionsFromConfig(config), {
-  db: database,
-  bus,
-  logger,
-});
-
-exitOnSignals(logger, async () => {
-  await scheduler.stop();
-  await bus.close();
-  await database.close();
-});
-
-try {
+await runService(logger, 'scheduler', async (closers) => {
+  const database = await createDb(config.DATABASE_URL, { cwd: resolve('.') });
+  closers.add(() => database.close());
+  await migrateToLatest(database.db);
+  const bus: Bus = config.REDIS_URL
+    ? await createRedisBus({ url: config.REDIS_URL, logger })
+    : createMemoryBus({ logger });
+  closers.add(() => bus.close());
+  const scheduler = createScheduler(schedulerOptionsFromConfig(config), {
+    db: database,
+    bus,
+    logger,
+  });
+  closers.add(() => scheduler.close());
   await scheduler.start();
-} catch (error) {
-  logger.fatal({ err: error }, 'the scheduler could not start');
-  await bus.close().catch(() => {});
-  await database.close().catch(() => {});
-  logger.flush(() => process.exit(1));
-}
+});
