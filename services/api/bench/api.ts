@@ -54,7 +54,7 @@ import { hashPassword } from '../src/auth/passwords.ts';
 import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
 import { createApi } from '../src/index.ts';
 import { TracksRepository } from '../src/repositories/tracks.repository.ts';
-import { TrackSnapshot } from '../src/search/track-index.ts';
+import { TrackSnapshot } from '../src/search/track-snapshot.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -2,14 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { silentLogger } from '@radio/core';
 import type { Track } from '@radio/db';
 import type { TrackListQuery } from '../dtos/tracks.dto.ts';
-import {
-  fold,
-  searchTokens,
-  sortKey,
-  TrackIndex,
-  type TrackIndexSource,
-  TrackSnapshot,
-} from './track-index.ts';
+import { fold, searchTokens, sortKey } from './text.ts';
+import { TrackIndex, type TrackIndexSource } from './track-index.ts';
+import { TrackSnapshot } from './track-snapshot.ts';
 
 let nextId = 1;
 function row(fields: Partial<Track>): Track {
