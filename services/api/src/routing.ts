@@ -72,16 +72,33 @@ export interface RegisteredRoute {
   doc: RouteDoc;
 }
 
+type Schema = z.ZodType | undefined;
+
+/** Registers a route whose input is path parameters and a JSON body (post, put, patch). */
+type BodyRoute = <
+  A extends Access,
+  P extends Schema = undefined,
+  B extends Schema = undefined,
+  R extends Schema = undefined,
+>(
+  path: string,
+  doc: RouteDoc<A, P, undefined, B, R>,
+  handler: RouteHandler<A, P, undefined, B, R>,
+) => void;
+
 /** An express Router that records every route it is given, with its documentation. */
 export class ApiRouter {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
+  readonly post: BodyRoute = (path, doc, handler) => this.#add('post', path, doc, handler);
+  readonly put: BodyRoute = (path, doc, handler) => this.#add('put', path, doc, handler);
+  readonly patch: BodyRoute = (path, doc, handler) => this.#add('patch', path, doc, handler);
 
   get<
     A extends Access,
-    P extends z.ZodType | undefined = undefined,
-    Q extends z.ZodType | undefined = undefined,
-    R extends z.ZodType | undefined = undefined,
+    P extends Schema = undefined,
+    Q extends Schema = undefined,
+    R extends Schema = undefined,
   >(
     path: string,
     doc: RouteDoc<A, P, Q, undefined, R>,
@@ -90,50 +107,7 @@ export class ApiRouter {
     this.#add('get', path, doc, handler);
   }
 
-  post<
-    A extends Access,
-    P extends z.ZodType | undefined = undefined,
-    B extends z.ZodType | undefined = undefined,
-    R extends z.ZodType | undefined = undefined,
-  >(
-    path: string,
-    doc: RouteDoc<A, P, undefined, B, R>,
-    handler: RouteHandler<A, P, undefined, B, R>,
-  ): void {
-    this.#add('post', path, doc, handler);
-  }
-
-  put<
-    A extends Access,
-    P extends z.ZodType | undefined = undefined,
-    B extends z.ZodType | undefined = undefined,
-    R extends z.ZodType | undefined = undefined,
-  >(
-    path: string,
-    doc: RouteDoc<A, P, undefined, B, R>,
-    handler: RouteHandler<A, P, undefined, B, R>,
-  ): void {
-    this.#add('put', path, doc, handler);
-  }
-
-  patch<
-    A extends Access,
-    P extends z.ZodType | undefined = undefined,
-    B extends z.ZodType | undefined = undefined,
-    R extends z.ZodType | undefined = undefined,
-  >(
-    path: string,
-    doc: RouteDoc<A, P, undefined, B, R>,
-    handler: RouteHandler<A, P, undefined, B, R>,
-  ): void {
-    this.#add('patch', path, doc, handler);
-  }
-
-  delete<
-    A extends Access,
-    P extends z.ZodType | undefined = undefined,
-    R extends z.ZodType | undefined = undefined,
-  >(
+  delete<A extends Access, P extends Schema = undefined, R extends Schema = undefined>(
     path: string,
     doc: RouteDoc<A, P, undefined, undefined, R>,
     handler: RouteHandler<A, P, undefined, undefined, R>,
@@ -144,13 +118,7 @@ export class ApiRouter {
   #add<A extends Access, P, Q, B, R>(
     method: Method,
     path: string,
-    doc: RouteDoc<
-      A,
-      P & (z.ZodType | undefined),
-      Q & (z.ZodType | undefined),
-      B & (z.ZodType | undefined),
-      R & (z.ZodType | undefined)
-    >,
+    doc: RouteDoc<A, P & Schema, Q & Schema, B & Schema, R & Schema>,
     handler: RouteHandler<A, P, Q, B, R>,
   ): void {
     this.routes.push({ method, path, doc: doc as RouteDoc });

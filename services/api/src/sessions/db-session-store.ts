@@ -37,16 +37,17 @@ function expiryOf(data: session.SessionData, defaultTtlMs: number): number {
 
 /**
  * express-session's store on the station's database, for embedded mode (no Redis). Expired
- * sessions are never returned, and are deleted on a timer. Every request reads its session,
- * so the store keeps a copy of the rows it read or wrote: a request within `copyMs` of the
- * last read costs no query.
+ * sessions are never returned, and are deleted on a timer (from `startPurging` on). Every
+ * request reads its session, so the store keeps a copy of the rows it read or wrote: a
+ * request within `copyMs` of the last read costs no query.
  */
 export class DbSessionStore extends session.Store {
   readonly #sessions: SessionsRepository;
   readonly #defaultTtlMs: number;
   readonly #copyMs: number;
   readonly #log: Logger;
-  readonly #purge: NodeJS.Timeout;
+  readonly #purgeIntervalMs: number;
+  #purge: NodeJS.Timeout | null = null;
   readonly #copies = new Map<string, Copy>();
   /**
    * Bumped by every write and deletion: a read that a write overtook (a logout while another
@@ -60,6 +61,12 @@ export class DbSessionStore extends session.Store {
     this.#defaultTtlMs = options.defaultTtlMs;
     this.#copyMs = options.copyMs;
     this.#log = options.logger;
+    this.#purgeIntervalMs = options.purgeIntervalMs;
+  }
+
+  /** Deletes expired rows every `purgeIntervalMs` from now on, until `close`. */
+  startPurging(): void {
+    if (this.#purge) return;
     this.#purge = setInterval(() => {
       const now = Date.now();
       for (const [sid, copy] of this.#copies) if (copy.expiresAt <= now) this.#copies.delete(sid);
@@ -67,7 +74,7 @@ export class DbSessionStore extends session.Store {
         .deleteExpired(now)
         .then((n) => n > 0 && this.#log.debug({ deleted: n }, 'expired sessions deleted'))
         .catch((error: unknown) => this.#log.warn({ err: error }, 'session purge failed'));
-    }, options.purgeIntervalMs);
+    }, this.#purgeIntervalMs);
     this.#purge.unref();
   }
 
@@ -174,7 +181,8 @@ export class DbSessionStore extends session.Store {
   }
 
   close(): void {
-    clearInterval(this.#purge);
+    if (this.#purge) clearInterval(this.#purge);
+    this.#purge = null;
     this.#copies.clear();
   }
 }

@@ -1,0 +1,172 @@
+import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
+import type { LimitRule } from './auth/rate-limiter.ts';
+
+export interface ApiOptions {
+  /** Signs the session cookie; 16+ characters. Several: the first signs, all verify (rotation). */
+  sessionSecret: string | readonly string[];
+  /** How the api reaches the stream server (health, Icecast stats). */
+  streamUrl: string;
+  /** What listeners are told; `streamUrl` when unset. */
+  publicStreamUrl?: string | undefined;
+  /** MUSIC_DIR: track paths are relative to it (cover art). */
+  musicDir: string;
+  /** express's `trust proxy`: true trusts one proxy hop (X-Forwarded-For/-Proto). Default false. */
+  trustProxy?: boolean | number | string | undefined;
+  /** Whether POST /auth/register accepts new accounts. Default true. */
+  registrationOpen?: boolean | undefined;
+  /** An admin account created when the station has no user at all (ADMIN_USER/ADMIN_PASSWORD). */
+  bootstrapAdmin?: { username: string; password: string } | undefined;
+  /** Origins besides the api's own allowed to send state-changing requests. */
+  allowedOrigins?: readonly string[] | undefined;
+  cookie?:
+    | {
+        name?: string | undefined;
+        /** 'auto' (default): Secure when the request came over HTTPS. */
+        secure?: boolean | 'auto' | undefined;
+        sameSite?: 'lax' | 'strict' | undefined;
+        /** Inactivity after which a session ends (ms; rolling). Default 7 days. */
+        maxAgeMs?: number | undefined;
+      }
+    | undefined;
+  /** Where sessions live: Redis when `deps.redis` is given, else the database. */
+  sessionStore?: 'redis' | 'db' | undefined;
+  /** Prefix of the api's Redis keys (sessions, rate limits). Default `radio:`. */
+  redisPrefix?: string | undefined;
+  /** Largest accepted JSON body. Default 100kb. */
+  bodyLimit?: string | number | undefined;
+  /** How long a command waits for the scheduler before the route answers 503 (ms). Default 3000. */
+  commandTimeoutMs?: number | undefined;
+  health?: { timeoutMs?: number | undefined; cacheMs?: number | undefined } | undefined;
+  limits?:
+    | {
+        loginPerIp?: LimitRule | undefined;
+        loginPerUser?: LimitRule | undefined;
+        registerPerIp?: LimitRule | undefined;
+      }
+    | undefined;
+  events?:
+    | {
+        heartbeatMs?: number | undefined;
+        maxClients?: number | undefined;
+        retryMs?: number | undefined;
+      }
+    | undefined;
+  /** See TrackIndex: how often a search may check the library for changes (ms). Default 5000. */
+  trackIndexRefreshMs?: number | undefined;
+  /**
+   * How long a request may use a session's user (and, in the database session store, the
+   * session row) as this process last read it, instead of reading it again (ms). Changes made
+   * through any api process apply at once; this bounds changes made in the database by hand.
+   * Default 5000.
+   */
+  sessionCacheMs?: number | undefined;
+  /** log2 of scrypt's N for new password hashes. Default 15. */
+  scryptCost?: number | undefined;
+}
+
+export interface CookieSettings {
+  name: string;
+  secure: boolean | 'auto';
+  sameSite: 'lax' | 'strict';
+  maxAgeMs: number;
+}
+
+/** The options with every default applied, checked. */
+export interface ResolvedApiOptions {
+  /** The first signs, all verify. */
+  sessionSecrets: string[];
+  streamUrl: string;
+  publicStreamUrl: string | undefined;
+  musicDir: string;
+  trustProxy: boolean | number | string;
+  registrationOpen: boolean;
+  bootstrapAdmin: { username: string; password: string } | undefined;
+  allowedOrigins: readonly string[];
+  cookie: CookieSettings;
+  sessionStore: 'redis' | 'db';
+  redisPrefix: string;
+  bodyLimit: string | number;
+  commandTimeoutMs: number;
+  health: { timeoutMs: number; cacheMs: number };
+  limits: { loginPerIp: LimitRule; loginPerUser: LimitRule; registerPerIp: LimitRule };
+  events: { heartbeatMs: number; maxClients: number; retryMs: number };
+  trackIndexRefreshMs: number;
+  sessionCacheMs: number;
+  scryptCost: number;
+}
+
+const MINUTE_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+function sessionSecretsOf(secret: ApiOptions['sessionSecret']): string[] {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!secrets?.length || secrets.some((each) => typeof each !== 'string' || each.length < 16)) {
+    throw new TypeError(
+      'createApi: sessionSecret must be one or more strings of 16 or more characters',
+    );
+  }
+  return [...secrets];
+}
+
+function checkUrls(options: ApiOptions): void {
+  for (const [name, url] of [
+    ['streamUrl', options.streamUrl],
+    ['publicStreamUrl', options.publicStreamUrl],
+  ] as const) {
+    if (url === undefined && name === 'publicStreamUrl') continue;
+    if (!URL.canParse(url ?? '')) throw new TypeError(`createApi: ${name} is not a URL: ${url}`);
+  }
+}
+
+function sessionStoreOf(options: ApiOptions, withRedis: boolean): 'redis' | 'db' {
+  if (options.sessionStore === 'redis' && !withRedis) {
+    throw new TypeError('createApi: sessionStore "redis" needs deps.redis');
+  }
+  return options.sessionStore ?? (withRedis ? 'redis' : 'db');
+}
+
+/**
+ * Checks the options and applies every default. `withRedis`: whether the api was given a
+ * Redis client, where sessions then live unless the options say otherwise.
+ */
+export function resolveApiOptions(options: ApiOptions, withRedis: boolean): ResolvedApiOptions {
+  const sessionSecrets = sessionSecretsOf(options.sessionSecret);
+  checkUrls(options);
+  if (!options.musicDir) throw new TypeError('createApi: musicDir is required');
+  const sessionStore = sessionStoreOf(options, withRedis);
+  const { cookie, health, limits, events } = options;
+  return {
+    sessionSecrets,
+    streamUrl: options.streamUrl,
+    publicStreamUrl: options.publicStreamUrl,
+    musicDir: options.musicDir,
+    trustProxy: options.trustProxy === true ? 1 : (options.trustProxy ?? false),
+    registrationOpen: options.registrationOpen ?? true,
+    bootstrapAdmin: options.bootstrapAdmin,
+    allowedOrigins: options.allowedOrigins ?? [],
+    cookie: {
+      name: cookie?.name ?? 'radio.sid',
+      secure: cookie?.secure ?? 'auto',
+      sameSite: cookie?.sameSite ?? 'lax',
+      maxAgeMs: cookie?.maxAgeMs ?? 7 * DAY_MS,
+    },
+    sessionStore,
+    redisPrefix: options.redisPrefix ?? 'radio:',
+    bodyLimit: options.bodyLimit ?? '100kb',
+    commandTimeoutMs: options.commandTimeoutMs ?? 3000,
+    health: { timeoutMs: health?.timeoutMs ?? 1500, cacheMs: health?.cacheMs ?? 2000 },
+    limits: {
+      loginPerIp: limits?.loginPerIp ?? { max: 30, windowMs: 15 * MINUTE_MS },
+      loginPerUser: limits?.loginPerUser ?? { max: 10, windowMs: 15 * MINUTE_MS },
+      registerPerIp: limits?.registerPerIp ?? { max: 10, windowMs: 60 * MINUTE_MS },
+    },
+    events: {
+      heartbeatMs: events?.heartbeatMs ?? 15_000,
+      maxClients: events?.maxClients ?? 1000,
+      retryMs: events?.retryMs ?? 3000,
+    },
+    trackIndexRefreshMs: options.trackIndexRefreshMs ?? 5000,
+    sessionCacheMs: options.sessionCacheMs ?? 5000,
+    scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
+  };
+}

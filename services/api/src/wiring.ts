@@ -1,0 +1,214 @@
+import { type Bus, componentLogger, type Logger } from '@radio/core';
+import type { DbHandle } from '@radio/db';
+import type { Redis } from 'ioredis';
+import {
+  type CounterStore,
+  MemoryCounterStore,
+  RateLimit,
+  RedisCounterStore,
+} from './auth/rate-limiter.ts';
+import { SchedulerClient } from './clients/scheduler-client.ts';
+import { adminController } from './controllers/admin.controller.ts';
+import { authController } from './controllers/auth.controller.ts';
+import { eventsController } from './controllers/events.controller.ts';
+import { openApiController } from './controllers/openapi.controller.ts';
+import { playerController } from './controllers/player.controller.ts';
+import { playlistsController } from './controllers/playlists.controller.ts';
+import { statusController } from './controllers/status.controller.ts';
+import { tracksController } from './controllers/tracks.controller.ts';
+import { usersController } from './controllers/users.controller.ts';
+import type { ResolvedApiOptions } from './options.ts';
+import { HistoryRepository } from './repositories/history.repository.ts';
+import { PlaylistsRepository } from './repositories/playlists.repository.ts';
+import { TracksRepository } from './repositories/tracks.repository.ts';
+import { UsersRepository } from './repositories/users.repository.ts';
+import { ApiRouter } from './routing.ts';
+import { TrackIndex } from './search/track-index.ts';
+import { AdminService } from './services/admin.service.ts';
+import { AuthService } from './services/auth.service.ts';
+import { HealthService } from './services/health.service.ts';
+import { LiveEvents } from './services/live-events.service.ts';
+import { PlayerService } from './services/player.service.ts';
+import { PlaylistsService } from './services/playlists.service.ts';
+import { StatusService } from './services/status.service.ts';
+import { StreamingService } from './services/streaming.service.ts';
+import { TracksService } from './services/tracks.service.ts';
+import { UsersService } from './services/users.service.ts';
+import type { SessionSettings } from './sessions/session.ts';
+import { API_VERSION } from './version.ts';
+
+/* The api's parts, built in named steps: repositories, services, the routes over them. */
+
+export interface ApiDeps {
+  db: DbHandle;
+  bus: Bus;
+  logger: Logger;
+  /** An ioredis client: sessions and rate limits are kept in Redis when given. */
+  redis?: Redis | undefined;
+}
+
+/** The deps with the api's own logger (`component: api`). */
+export interface WiringDeps extends ApiDeps {
+  log: Logger;
+}
+
+/** A slow event stream client is dropped beyond this much unsent data. */
+const MAX_BUFFERED_EVENT_BYTES = 1024 * 1024;
+
+export interface Repositories {
+  users: UsersRepository;
+  tracks: TracksRepository;
+  playlists: PlaylistsRepository;
+  history: HistoryRepository;
+}
+
+export function createRepositories(db: DbHandle): Repositories {
+  return {
+    users: new UsersRepository(db),
+    tracks: new TracksRepository(db),
+    playlists: new PlaylistsRepository(db),
+    history: new HistoryRepository(db),
+  };
+}
+
+export interface Services {
+  scheduler: SchedulerClient;
+  health: HealthService;
+  status: StatusService;
+  streaming: StreamingService;
+  events: LiveEvents;
+  index: TrackIndex;
+  counters: CounterStore;
+  auth: AuthService;
+  users: UsersService;
+  tracks: TracksService;
+  playlists: PlaylistsService;
+  player: PlayerService;
+  admin: AdminService;
+}
+
+function createAuthService(
+  options: ResolvedApiOptions,
+  users: UsersRepository,
+  counters: CounterStore,
+): AuthService {
+  const { limits } = options;
+  return new AuthService(
+    users,
+    {
+      loginPerIp: new RateLimit(counters, 'login-ip', limits.loginPerIp),
+      loginPerUser: new RateLimit(counters, 'login-user', limits.loginPerUser),
+      registerPerIp: new RateLimit(counters, 'register-ip', limits.registerPerIp),
+    },
+    { registrationOpen: options.registrationOpen, scryptCost: options.scryptCost },
+  );
+}
+
+/** The services the status, admin and event routes share: health checks, the bus, the stream. */
+function createStationServices(options: ResolvedApiOptions, deps: WiringDeps) {
+  const { db, bus } = deps;
+  const scheduler = new SchedulerClient(bus, options.commandTimeoutMs);
+  const health = new HealthService(db, bus, scheduler, {
+    streamUrl: options.streamUrl,
+    ...options.health,
+  });
+  const status = new StatusService(health, API_VERSION, Date.now());
+  const streaming = new StreamingService(bus, {
+    streamUrl: options.streamUrl,
+    publicStreamUrl: options.publicStreamUrl,
+    ...options.health,
+    logger: deps.log,
+  });
+  const events = new LiveEvents(bus, {
+    ...options.events,
+    maxBufferedBytes: MAX_BUFFERED_EVENT_BYTES,
+    logger: componentLogger(deps.logger, 'events'),
+  });
+  return { scheduler, health, status, streaming, events };
+}
+
+export function createServices(
+  options: ResolvedApiOptions,
+  deps: WiringDeps,
+  repositories: Repositories,
+): Services {
+  const { db, bus, redis } = deps;
+  const { users, tracks, playlists, history } = repositories;
+  const station = createStationServices(options, deps);
+  const { scheduler } = station;
+  const counters: CounterStore = redis
+    ? new RedisCounterStore(redis, `${options.redisPrefix}ratelimit:`)
+    : new MemoryCounterStore();
+  const index = new TrackIndex(tracks, {
+    refreshMs: options.trackIndexRefreshMs,
+    logger: componentLogger(deps.logger, 'track-index'),
+  });
+  return {
+    ...station,
+    index,
+    counters,
+    auth: createAuthService(options, users, counters),
+    users: new UsersService(users, options.scryptCost),
+    tracks: new TracksService(tracks, index, options.musicDir),
+    playlists: new PlaylistsService(playlists, tracks, scheduler),
+    player: new PlayerService(scheduler, tracks, playlists, history),
+    admin: new AdminService({
+      scheduler,
+      health: station.health,
+      status: station.status,
+      events: station.events,
+      bus,
+      db,
+      redis,
+      tracks,
+      sessionStore: options.sessionStore,
+      version: API_VERSION,
+      logger: deps.log,
+    }),
+  };
+}
+
+/**
+ * What the services do in the background: follow the bus (the search index follows the
+ * scheduler's library changes) and keep event streams alive. Returns how to stop it.
+ */
+export function runServices(services: Services, bus: Bus): () => void {
+  const unsubscribeLibrary = bus.onEvent(
+    (event) => {
+      if (event.type === 'library.changed' || event.payload.state !== 'running') {
+        services.index.invalidate();
+      }
+    },
+    ['library.changed', 'library.scan'],
+  );
+  services.events.start();
+  services.streaming.start();
+  return () => {
+    services.streaming.stop();
+    services.events.close();
+    unsubscribeLibrary();
+  };
+}
+
+/** Every route, the OpenAPI document last so it covers them all. */
+export function registerRoutes(
+  services: Services,
+  session: SessionSettings,
+  basePath: string,
+): ApiRouter {
+  const routes = new ApiRouter();
+  statusController(routes, services);
+  authController(routes, services.auth, session);
+  usersController(routes, services.users);
+  tracksController(routes, services.tracks);
+  playlistsController(routes, services.playlists);
+  playerController(routes, services.player);
+  adminController(routes, services.admin);
+  eventsController(routes, services.events);
+  openApiController(routes, {
+    version: API_VERSION,
+    basePath,
+    cookieName: session.cookieName,
+  });
+  return routes;
+}
