@@ -221,8 +221,10 @@ async function serve(args: ServeArgs): Promise<void> {
     schedulerBus = createMemoryBus({ logger, hub });
   }
   answerLikeTheScheduler(schedulerBus);
-  const api = await createApi(
+  const api = createApi(
     {
+      host: '127.0.0.1',
+      port: 0,
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
       musicDir: tmpdir(),
@@ -231,8 +233,8 @@ async function serve(args: ServeArgs): Promise<void> {
     },
     { db, bus: apiBus, logger, redis },
   );
-  const server = await api.listen(0, '127.0.0.1');
-  process.send?.({ port: server.port });
+  await api.start();
+  process.send?.({ port: api.port });
   process.on('message', async (message) => {
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();

@@ -1,33 +1,117 @@
 import type { Server } from 'node:http';
-import { componentLogger, localUrl } from '@radio/core';
+import { type Bus, componentLogger, type Logger, localUrl, type Service } from '@radio/core';
 import type { Express } from 'express';
 import { BASE_PATH, buildApp } from './app.ts';
+import { ApiStateError } from './errors.ts';
 import { closeServer, createHttpServer, listen } from './http/http-server.ts';
-import { type ApiOptions, resolveApiOptions } from './options.ts';
-import { createSessions } from './sessions/sessions.ts';
+import { type ApiOptions, type ResolvedApiOptions, resolveApiOptions } from './options.ts';
+import { createSessions, type Sessions } from './sessions/sessions.ts';
 import {
   type ApiDeps,
   createRepositories,
   createServices,
   registerRoutes,
   runServices,
+  type Services,
 } from './wiring.ts';
 
-export interface ListeningApi {
+/**
+ * The api. `start` starts its background work, creates the bootstrap admin when there is no
+ * user yet and listens; `close` stops all of it. The database, bus and Redis stay the caller's.
+ */
+export interface Api extends Service {
+  /** The express app: supertest drives it without `start`, or it is mounted elsewhere. */
+  readonly app: Express;
+  /** The port listened on (the free one picked for port 0); 0 until started. */
   readonly port: number;
-  /** `http://host:port`. */
+  /** `http://host:port`; '' until started. */
   readonly url: string;
-  readonly server: Server;
-  /** Stops accepting connections and waits for the open ones (forced after a grace period). */
-  close(): Promise<void>;
 }
 
-export interface Api {
-  /** The express app, for mounting elsewhere or for supertest. */
+interface ApiParts {
+  options: ResolvedApiOptions;
+  log: Logger;
+  bus: Bus;
+  sessions: Sessions;
+  services: Services;
+  app: Express;
+}
+
+function ignoreError(): void {}
+
+class ApiService implements Api {
   readonly app: Express;
-  listen(port?: number, host?: string): Promise<ListeningApi>;
-  /** Stops every server from `listen`, ends event streams, releases timers. Idempotent; the deps stay open. */
-  close(): Promise<void>;
+  readonly #parts: ApiParts;
+  readonly #server: Server;
+  #started = false;
+  /** Set while `start` is under way, so a close in that time waits for it. */
+  #starting: Promise<void> | null = null;
+  #closing: Promise<void> | null = null;
+  #stopServices: (() => void) | null = null;
+  #port = 0;
+  #url = '';
+
+  constructor(parts: ApiParts) {
+    this.#parts = parts;
+    this.app = parts.app;
+    this.#server = createHttpServer(parts.app);
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started || this.#closing) {
+      throw new ApiStateError('this api was started or closed before; create a new one');
+    }
+    this.#started = true;
+    this.#starting = this.#open();
+    try {
+      await this.#starting;
+    } catch (error) {
+      this.#starting = null;
+      await this.close();
+      throw error;
+    }
+    this.#starting = null;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #open(): Promise<void> {
+    const { options, log, bus, sessions, services } = this.#parts;
+    this.#stopServices = runServices(services, bus);
+    sessions.start();
+    if (options.bootstrapAdmin) {
+      const { username, password } = options.bootstrapAdmin;
+      if (await services.auth.ensureBootstrapAdmin(username, password)) {
+        log.info({ username }, 'created the first admin account');
+      }
+    }
+    const address = await listen(this.#server, options.port, options.host);
+    this.#port = address.port;
+    this.#url = localUrl(address);
+    log.info({ url: this.#url }, 'api listening');
+  }
+
+  async #shutdown(): Promise<void> {
+    if (this.#starting) await this.#starting.catch(ignoreError);
+    const { sessions, services } = this.#parts;
+    // Event streams first: they never end on their own and would hold the server open.
+    services.events.close();
+    if (this.#server.listening) await closeServer(this.#server);
+    this.#stopServices?.();
+    services.counters.close();
+    sessions.close();
+  }
 }
 
 function checkDeps(deps: ApiDeps): void {
@@ -36,10 +120,10 @@ function checkDeps(deps: ApiDeps): void {
 }
 
 /**
- * Builds the api on the given database, bus and (optionally) Redis. The caller owns those and
- * closes them after `close()`.
+ * Builds the api on the given database, bus and (optionally) Redis without opening anything;
+ * `start` does. Throws a TypeError if the options or deps are invalid.
  */
-export async function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Promise<Api> {
+export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
   checkDeps(apiDeps);
   const options = resolveApiOptions(apiOptions, apiDeps.redis !== undefined);
   const log = componentLogger(apiDeps.logger, 'api');
@@ -51,26 +135,6 @@ export async function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Promi
     cookiePath: BASE_PATH,
   });
   const services = createServices(options, deps, repositories);
-  const stopServices = runServices(services, deps.bus);
-  sessions.start();
-  const cleanup = () => {
-    stopServices();
-    services.counters.close();
-    sessions.close();
-  };
-
-  try {
-    if (options.bootstrapAdmin) {
-      const { username, password } = options.bootstrapAdmin;
-      if (await services.auth.ensureBootstrapAdmin(username, password)) {
-        log.info({ username }, 'created the first admin account');
-      }
-    }
-  } catch (error) {
-    cleanup();
-    throw error;
-  }
-
   const app = buildApp({
     logger: log,
     trustProxy: options.trustProxy,
@@ -80,41 +144,5 @@ export async function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Promi
     users: sessions.users,
     routes: registerRoutes(services, sessions.settings, BASE_PATH),
   });
-
-  const servers = new Set<ListeningApi>();
-  let closing: Promise<void> | null = null;
-
-  async function listenOn(port = 0, host = '127.0.0.1'): Promise<ListeningApi> {
-    if (closing) throw new Error('the api is closed');
-    const server = createHttpServer(app);
-    const address = await listen(server, port, host);
-    let stopping: Promise<void> | null = null;
-    const listening: ListeningApi = {
-      port: address.port,
-      url: localUrl(address),
-      server,
-      close() {
-        servers.delete(listening);
-        stopping ??= closeServer(server);
-        return stopping;
-      },
-    };
-    servers.add(listening);
-    log.info({ url: listening.url }, 'api listening');
-    return listening;
-  }
-
-  return {
-    app,
-    listen: listenOn,
-    close() {
-      closing ??= (async () => {
-        // Event streams first: they never end on their own and would hold the servers open.
-        services.events.close();
-        await Promise.all([...servers].map((server) => server.close()));
-        cleanup();
-      })();
-      return closing;
-    },
-  };
+  return new ApiService({ options, log, bus: deps.bus, sessions, services, app });
 }

@@ -65,3 +65,10 @@ export class ApiError extends RadioError {
     this.headers = options.headers ?? {};
   }
 }
+
+/** `start` on an api that was started or closed before: a closed api is not reopened. */
+export class ApiStateError extends RadioError {
+  constructor(message: string) {
+    super('API_NOT_RESTARTABLE', message);
+  }
+}

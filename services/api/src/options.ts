@@ -1,7 +1,12 @@
+import type { apiSpec, ConfigOf } from '@radio/core';
 import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
 import type { LimitRule } from './auth/rate-limiter.ts';
 
 export interface ApiOptions {
+  /** Address to listen on. Default 127.0.0.1. */
+  host?: string | undefined;
+  /** Port to listen on; 0 (the default) picks a free one (see `Api.port`). */
+  port?: number | undefined;
   /** Signs the session cookie; 16+ characters. Several: the first signs, all verify (rotation). */
   sessionSecret: string | readonly string[];
   /** How the api reaches the stream server (health, Icecast stats). */
@@ -73,6 +78,8 @@ export interface CookieSettings {
 
 /** The options with every default applied, checked. */
 export interface ResolvedApiOptions {
+  host: string;
+  port: number;
   /** The first signs, all verify. */
   sessionSecrets: string[];
   streamUrl: string;
@@ -134,8 +141,14 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
   checkUrls(options);
   if (!options.musicDir) throw new TypeError('createApi: musicDir is required');
   const sessionStore = sessionStoreOf(options, withRedis);
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`createApi: port must be 0-65535, got ${port}`);
+  }
   const { cookie, health, limits, events } = options;
   return {
+    host: options.host ?? '127.0.0.1',
+    port,
     sessionSecrets,
     streamUrl: options.streamUrl,
     publicStreamUrl: options.publicStreamUrl,
@@ -168,5 +181,42 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     trackIndexRefreshMs: options.trackIndexRefreshMs ?? 5000,
     sessionCacheMs: options.sessionCacheMs ?? 5000,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
+  };
+}
+
+/**
+ * The options the environment sets, for main.ts and the embedded launcher; the rest keep
+ * their defaults.
+ */
+export function apiOptionsFromConfig(
+  config: Pick<
+    ConfigOf<typeof apiSpec>,
+    | 'API_HOST'
+    | 'API_PORT'
+    | 'SESSION_SECRET'
+    | 'STREAM_URL'
+    | 'PUBLIC_STREAM_URL'
+    | 'MUSIC_DIR'
+    | 'TRUST_PROXY'
+    | 'REGISTRATION'
+    | 'ADMIN_USER'
+    | 'ADMIN_PASSWORD'
+  >,
+): ApiOptions {
+  return {
+    host: config.API_HOST,
+    port: config.API_PORT,
+    sessionSecret: config.SESSION_SECRET,
+    streamUrl: config.STREAM_URL,
+    publicStreamUrl: config.PUBLIC_STREAM_URL,
+    musicDir: config.MUSIC_DIR,
+    trustProxy: config.TRUST_PROXY,
+    registrationOpen: config.REGISTRATION === 'open',
+    // With registration open the first user to register becomes admin; a closed station
+    // gets its first admin from ADMIN_USER / ADMIN_PASSWORD instead.
+    bootstrapAdmin:
+      config.REGISTRATION === 'closed'
+        ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
+        : undefined,
   };
 }

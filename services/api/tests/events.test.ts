@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ListeningApi } from '../src/index.ts';
+import type { Api } from '../src/index.ts';
 import { ROUTE_SETUPS } from './helpers/databases.ts';
 import { openEvents, type SseClient } from './helpers/sse.ts';
 import {
@@ -15,14 +15,14 @@ import {
 
 describe.each(ROUTE_SETUPS)('live events ($dialect, sessions in $sessions)', (setup) => {
   let t: TestApi;
-  let server: ListeningApi;
+  let server: Api;
   let dj: Agent;
   let admin: Agent;
   const clients: SseClient[] = [];
 
   beforeAll(async () => {
     t = await startTestApi(setup, { events: { heartbeatMs: 50, maxClients: 3 } });
-    server = await t.api.listen(0, '127.0.0.1');
+    server = t.api;
     ({ dj, admin } = await loginAll(t));
   });
   afterAll(async () => {

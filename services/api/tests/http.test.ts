@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import type { ListeningApi } from '../src/index.ts';
+import type { Api } from '../src/index.ts';
 import { ROUTE_SETUPS } from './helpers/databases.ts';
 import {
   type Agent,
@@ -30,7 +30,7 @@ function rawRequest(port: number, text: string): Promise<string> {
 describe.each(ROUTE_SETUPS)('http hardening ($dialect, sessions in $sessions)', (setup) => {
   let t: TestApi;
   let listener: Agent;
-  let server: ListeningApi;
+  let server: Api;
 
   beforeAll(async () => {
     t = await startTestApi(setup, {
@@ -38,7 +38,7 @@ describe.each(ROUTE_SETUPS)('http hardening ($dialect, sessions in $sessions)', 
       allowedOrigins: ['https://studio.example.org'],
     });
     ({ listener } = await loginAll(t));
-    server = await t.api.listen(0);
+    server = t.api;
   });
   afterAll(() => t.close());
 

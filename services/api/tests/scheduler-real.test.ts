@@ -10,7 +10,7 @@ import { generateTestLibrary } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
 import type { DbHandle } from '@radio/db';
 import { createScheduler, type Scheduler } from '@radio/scheduler';
-import type { ListeningApi } from '../src/index.ts';
+import type { Api } from '../src/index.ts';
 import { REDIS_URL } from './helpers/databases.ts';
 import { openEvents, type SseClient } from './helpers/sse.ts';
 import {
@@ -26,7 +26,7 @@ jest.setTimeout(90_000);
 
 describe('player routes driving the real scheduler over Redis (postgres, sessions in redis)', () => {
   let t: TestApi;
-  let server: ListeningApi;
+  let server: Api;
   let schedulerBus: Bus;
   let schedulerDb: DbHandle;
   let scheduler: Scheduler;
@@ -59,7 +59,7 @@ describe('player routes driving the real scheduler over Redis (postgres, session
       { db: schedulerDb, bus: schedulerBus, logger },
     );
     await scheduler.start();
-    server = await t.api.listen(0, '127.0.0.1');
+    server = t.api;
     ({ dj, listener } = await loginAll(t));
     events = await openEvents(`${server.url}${BASE}/events`);
     await events.next('ready');

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Track } from '@radio/db';
-import type { ListeningApi } from '../src/index.ts';
+import type { Api } from '../src/index.ts';
 import { ROUTE_SETUPS } from './helpers/databases.ts';
 import { openEvents, type SseClient } from './helpers/sse.ts';
 import {
@@ -21,7 +21,7 @@ import {
 
 describe.each(ROUTE_SETUPS)('player over Redis ($dialect, sessions in $sessions)', (setup) => {
   let t: TestApi;
-  let server: ListeningApi;
+  let server: Api;
   let dj: Agent;
   let listener: Agent;
   let events: SseClient;
@@ -29,7 +29,7 @@ describe.each(ROUTE_SETUPS)('player over Redis ($dialect, sessions in $sessions)
 
   beforeAll(async () => {
     t = await startTestApi(setup, {}, { bus: 'redis' });
-    server = await t.api.listen(0, '127.0.0.1');
+    server = t.api;
     ({ dj, listener } = await loginAll(t));
     songs = await insertTracks(t.db, [
       track({ title: 'Opening', artist: 'Band' }),

@@ -189,7 +189,7 @@ describe('sessions shared by two api processes (PostgreSQL, Redis sessions and b
     const redis = t.redis as TestRedis;
     const logger = silentLogger();
     const bus = await createRedisBus({ url: REDIS_URL, logger, prefix: redis.prefix });
-    const other = await createApi(t.options, {
+    const other = createApi(t.options, {
       db: await t.database.open(),
       bus,
       logger,

@@ -91,7 +91,8 @@ export async function startTestApi(
       start.scheduler === false ? null : new FakeScheduler(schedulerBus, db).start();
     // The api gets the Redis client only when its sessions live there.
     const sessionRedis = setup.sessions === 'redis' ? redis?.redis : undefined;
-    const api = await createApi(options, { db, bus, logger, redis: sessionRedis });
+    const api = createApi(options, { db, bus, logger, redis: sessionRedis });
+    await api.start();
     return { db, bus, schedulerBus, scheduler, api };
   };
 
