@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createApi } from '@radio/api';
+import { apiOptionsFromConfig, createApi } from '@radio/api';
 import {
   type Bus,
   type ConfigOf,
@@ -108,31 +108,21 @@ export async function startStation(
       stop: async () => {},
     });
 
-    const api = await createApi(
-      {
-        sessionSecret: config.SESSION_SECRET,
-        streamUrl: stream.url,
-        publicStreamUrl: config.PUBLIC_STREAM_URL ?? stream.url,
-        musicDir: resolve(config.MUSIC_DIR),
-        trustProxy: config.TRUST_PROXY,
-        registrationOpen: config.REGISTRATION === 'open',
-        bootstrapAdmin:
-          config.REGISTRATION === 'closed'
-            ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
-            : undefined,
-      },
-      { db: database, bus, logger: loggerFor('api') },
-    );
+    const api = createApi(apiOptionsFromConfig({ ...config, STREAM_URL: stream.url }), {
+      db: database,
+      bus,
+      logger: loggerFor('api'),
+    });
     started.push({ stop: () => api.close() });
-    const apiServer = await api.listen(config.API_PORT, config.API_HOST);
+    await api.start();
     started.push({
-      urls: [{ name: 'REST API', url: `${apiServer.url}/api/radio/status` }],
-      stop: () => apiServer.close(),
+      urls: [{ name: 'REST API', url: `${api.url}/api/radio/status` }],
+      stop: async () => {},
     });
 
     const webLogger = loggerFor('web');
     if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
-    const webOptions = webOptionsFromConfig({ ...config, API_URL: apiServer.url });
+    const webOptions = webOptionsFromConfig({ ...config, API_URL: api.url });
     const web = createWebServer(webOptions, { logger: webLogger });
     started.push({ stop: () => web.close() });
     await web.start();

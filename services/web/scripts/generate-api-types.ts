@@ -25,7 +25,7 @@ async function apiDocument(): Promise<OpenAPI3> {
   const [{ createApi }, { createDb }] = await Promise.all([load('@radio/api'), load('@radio/db')]);
   const db = await createDb('sqlite::memory:');
   const bus = createMemoryBus({ logger: silentLogger() });
-  const api = await createApi(
+  const api = createApi(
     {
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
@@ -34,8 +34,8 @@ async function apiDocument(): Promise<OpenAPI3> {
     { db, bus, logger: silentLogger() },
   );
   try {
-    const listening = await api.listen(0, '127.0.0.1');
-    const response = await fetch(`${listening.url}/api/radio/openapi.json`);
+    await api.start();
+    const response = await fetch(`${api.url}/api/radio/openapi.json`);
     if (!response.ok) throw new Error(`the api answered ${response.status} for its document`);
     return (await response.json()) as OpenAPI3;
   } finally {

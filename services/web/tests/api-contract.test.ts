@@ -44,7 +44,7 @@ beforeAll(async () => {
   await migrateToLatest(db.db);
   const bus = createMemoryBus({ logger: silentLogger() });
   stops.push(() => bus.close());
-  const api = await createApi(
+  const api = createApi(
     {
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
@@ -53,9 +53,9 @@ beforeAll(async () => {
     { db, bus, logger: silentLogger() },
   );
   stops.push(() => api.close());
-  const listening = await api.listen(0, '127.0.0.1');
+  await api.start();
   web = createWebServer(
-    { apiUrl: listening.url, port: 0, host: '127.0.0.1', distDir: dir },
+    { apiUrl: api.url, port: 0, host: '127.0.0.1', distDir: dir },
     { logger: silentLogger() },
   );
   stops.push(() => web.close());

@@ -158,14 +158,14 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
     parts.push(scheduler);
     await scheduler.start();
 
-    const api = await createApi(
+    const api = createApi(
       { sessionSecret: secrets.SESSION_SECRET, streamUrl: stream.url, musicDir, scryptCost: 14 },
       { db, bus, logger },
     );
     parts.push(api);
-    const listening = await api.listen(0, '127.0.0.1');
+    await api.start();
 
-    const web = createWebServer({ apiUrl: listening.url, host: '127.0.0.1', port: 0 }, { logger });
+    const web = createWebServer({ apiUrl: api.url, host: '127.0.0.1', port: 0 }, { logger });
     parts.push(web);
     await web.start();
     return {
