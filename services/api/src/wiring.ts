@@ -105,7 +105,10 @@ function createAuthService(
 }
 
 /** The services the status, admin and event routes share: health checks, the bus, the stream. */
-function createStationServices(options: ResolvedApiOptions, deps: WiringDeps) {
+function createStationServices(
+  options: ResolvedApiOptions,
+  deps: WiringDeps,
+): Pick<Services, 'scheduler' | 'health' | 'status' | 'streaming' | 'events'> {
   const { db, bus } = deps;
   const scheduler = new SchedulerClient(bus, options.commandTimeoutMs);
   const health = new HealthService(db, bus, scheduler, {
