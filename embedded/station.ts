@@ -3,16 +3,19 @@ import { resolve } from 'node:path';
 import { apiOptionsFromConfig, createApi } from '@radio/api';
 import {
   type Bus,
+  Closers,
   type ConfigOf,
   createMemoryBus,
   describeConfig,
   embeddedSpec,
   ffmpegVersion,
+  type Logger,
   locateFfmpeg,
+  type Service,
   type ServiceLoggers,
   STATION_MOUNTS,
 } from '@radio/core';
-import { createDb, migrateToLatest } from '@radio/db';
+import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
 import { createStreamServer, streamOptionsFromConfig } from '@radio/stream';
 import { createWebServer, ensureWebBuild, webOptionsFromConfig } from '@radio/web';
@@ -33,10 +36,86 @@ export interface RunningStation {
   stop(): Promise<void>;
 }
 
-/** What a part of the station leaves behind once started: its URLs and how to stop it. */
-interface StartedPart {
-  readonly urls?: readonly StationUrl[];
-  stop(): Promise<void>;
+/** Registers the service's close before its start, so a start that fails half-way is undone. */
+async function started<T extends Service>(closers: Closers, service: T): Promise<T> {
+  closers.add(() => service.close());
+  await service.start();
+  return service;
+}
+
+/** ffmpeg, the music folder, the database and the in-process bus: what the services share. */
+async function openShared(
+  config: StationConfig,
+  logger: Logger,
+  closers: Closers,
+): Promise<{ dataDir: string; database: DbHandle; bus: Bus }> {
+  const dataDir = resolve(config.DATA_DIR);
+  await mkdir(dataDir, { recursive: true });
+
+  const ffmpeg = locateFfmpeg({ ffmpegPath: config.FFMPEG_PATH });
+  logger.info(
+    { ffmpeg: ffmpeg.path, source: ffmpeg.source, version: await ffmpegVersion(ffmpeg.path) },
+    'ffmpeg found',
+  );
+  await ensureMusic(resolve(config.MUSIC_DIR), ffmpeg.path, logger);
+
+  const databaseUrl = config.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'radio.db')}`;
+  const database = await createDb(databaseUrl);
+  closers.add(() => database.close());
+  const migrated = await migrateToLatest(database.db);
+  logger.info({ database: database.target, applied: migrated.applied }, 'database ready');
+
+  const bus: Bus = createMemoryBus({ logger });
+  closers.add(() => bus.close());
+  return { dataDir, database, bus };
+}
+
+/** Starts the four services in the order each needs the one before; returns their URLs. */
+async function startServices(
+  config: StationConfig,
+  loggerFor: ServiceLoggers,
+  closers: Closers,
+): Promise<StationUrl[]> {
+  const logger = loggerFor('embedded');
+  const { dataDir, database: db, bus } = await openShared(config, logger, closers);
+
+  const streamOptions = {
+    ...streamOptionsFromConfig({ ...config, DATA_DIR: dataDir }),
+    runningConfig: describeConfig(embeddedSpec, config),
+  };
+  const stream = await started(
+    closers,
+    createStreamServer(streamOptions, { logger: loggerFor('stream'), bus }),
+  );
+  const withStream = { ...config, STREAM_URL: stream.url };
+  const scheduler = await started(
+    closers,
+    createScheduler(schedulerOptionsFromConfig(withStream), {
+      db,
+      bus,
+      logger: loggerFor('scheduler'),
+    }),
+  );
+  const api = await started(
+    closers,
+    createApi(apiOptionsFromConfig(withStream), { db, bus, logger: loggerFor('api') }),
+  );
+
+  const webLogger = loggerFor('web');
+  if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
+  const webOptions = webOptionsFromConfig({ ...config, API_URL: api.url });
+  const web = await started(closers, createWebServer(webOptions, { logger: webLogger }));
+
+  return [
+    ...STATION_MOUNTS.map((mount) => ({
+      name: `Stream (${mount.label})`,
+      url: `${stream.url}${mount.path}`,
+    })),
+    { name: 'Stream server admin', url: `${stream.url}/admin/` },
+    { name: 'Control port', url: `telnet://${scheduler.controlHost}:${scheduler.controlPort}` },
+    { name: 'REST API', url: `${api.url}/api/radio/status` },
+    { name: 'Web app', url: web.url },
+  ];
 }
 
 /**
@@ -47,96 +126,19 @@ export async function startStation(
   config: StationConfig,
   loggerFor: ServiceLoggers,
 ): Promise<RunningStation> {
-  const logger = loggerFor('embedded');
-  const started: StartedPart[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const part of started.splice(0).reverse()) {
-      await part.stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
-    }
-  };
-
+  const closers = new Closers(loggerFor('embedded'));
+  let urls: StationUrl[];
   try {
-    const dataDir = resolve(config.DATA_DIR);
-    await mkdir(dataDir, { recursive: true });
-
-    const ffmpeg = locateFfmpeg({ ffmpegPath: config.FFMPEG_PATH });
-    logger.info(
-      { ffmpeg: ffmpeg.path, source: ffmpeg.source, version: await ffmpegVersion(ffmpeg.path) },
-      'ffmpeg found',
-    );
-    await ensureMusic(resolve(config.MUSIC_DIR), ffmpeg.path, logger);
-
-    const databaseUrl = config.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'radio.db')}`;
-    const database = await createDb(databaseUrl);
-    started.push({ stop: () => database.close() });
-    const migrated = await migrateToLatest(database.db);
-    logger.info({ database: database.target, applied: migrated.applied }, 'database ready');
-
-    const bus: Bus = createMemoryBus({ logger });
-    started.push({ stop: () => bus.close() });
-
-    const stream = createStreamServer(
-      {
-        ...streamOptionsFromConfig({ ...config, DATA_DIR: dataDir }),
-        runningConfig: describeConfig(embeddedSpec, config),
-      },
-      { logger: loggerFor('stream'), bus },
-    );
-    started.push({ stop: () => stream.close() });
-    await stream.start();
-    started.push({
-      urls: [
-        ...STATION_MOUNTS.map((mount) => ({
-          name: `Stream (${mount.label})`,
-          url: `${stream.url}${mount.path}`,
-        })),
-        { name: 'Stream server admin', url: `${stream.url}/admin/` },
-      ],
-      stop: async () => {},
-    });
-
-    const scheduler = createScheduler(
-      schedulerOptionsFromConfig({ ...config, STREAM_URL: stream.url }),
-      { db: database, bus, logger: loggerFor('scheduler') },
-    );
-    started.push({ stop: () => scheduler.close() });
-    await scheduler.start();
-    started.push({
-      urls: [
-        { name: 'Control port', url: `telnet://${scheduler.controlHost}:${scheduler.controlPort}` },
-      ],
-      stop: async () => {},
-    });
-
-    const api = createApi(apiOptionsFromConfig({ ...config, STREAM_URL: stream.url }), {
-      db: database,
-      bus,
-      logger: loggerFor('api'),
-    });
-    started.push({ stop: () => api.close() });
-    await api.start();
-    started.push({
-      urls: [{ name: 'REST API', url: `${api.url}/api/radio/status` }],
-      stop: async () => {},
-    });
-
-    const webLogger = loggerFor('web');
-    if ((await ensureWebBuild({ logger: webLogger })).built) logger.info('web app built');
-    const webOptions = webOptionsFromConfig({ ...config, API_URL: api.url });
-    const web = createWebServer(webOptions, { logger: webLogger });
-    started.push({ stop: () => web.close() });
-    await web.start();
-    started.push({ urls: [{ name: 'Web app', url: web.url }], stop: async () => {} });
+    urls = await startServices(config, loggerFor, closers);
   } catch (error) {
-    await stopAll();
+    await closers.closeAll();
     throw error;
   }
-
   let stopping: Promise<void> | undefined;
   return {
-    urls: started.flatMap((part) => part.urls ?? []),
+    urls,
     stop: () => {
-      stopping ??= stopAll();
+      stopping ??= closers.closeAll();
       return stopping;
     },
   };
