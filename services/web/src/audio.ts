@@ -38,11 +38,6 @@ export function mountParts(mount: MountStatus): { name: string; detail: string }
   return { name, detail: `${mount.bitrate} kbps` };
 }
 
-export function mountLabel(mount: MountStatus): string {
-  const { name, detail } = mountParts(mount);
-  return `${name} ${detail}`;
-}
-
 /** The order of the quality switch: high MP3, AAC, low MP3, then anything else. */
 export function sortMounts(mounts: readonly MountStatus[]): MountStatus[] {
   const rank = (m: MountStatus) => (m.format === 'mp3' ? (m.quality === 'high' ? 0 : 2) : 1);

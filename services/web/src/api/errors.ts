@@ -17,10 +17,6 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
 /** Words a person can act on, for any error a request may end with. */
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) {
