@@ -1,5 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Flag, Timestamp } from './schema.ts';
+import type { Flag, Timestamp, Track } from './schema.ts';
 
 /** Now, in the timestamp format every `*_at` column uses (see schema.ts). */
 export function nowIso(): Timestamp {
@@ -28,4 +28,34 @@ export function escapeLike(text: string): string {
 export function containsIgnoreCase(column: string, text: string): RawBuilder<SqlBool> {
   const pattern = `%${escapeLike(text.toLowerCase())}%`;
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** The fields of a `tracks` row that every reader shows, in camelCase, the duration a number. */
+export interface TrackTags {
+  id: number;
+  path: string;
+  title: string;
+  artist: string | null;
+  album: string | null;
+  genre: string | null;
+  year: number | null;
+  trackNo: number | null;
+  /** Seconds; PostgreSQL's numeric arrives as a string. */
+  duration: number | null;
+  format: string;
+}
+
+export function trackTags(row: Track): TrackTags {
+  return {
+    id: row.id,
+    path: row.path,
+    title: row.title,
+    artist: row.artist,
+    album: row.album,
+    genre: row.genre,
+    year: row.year,
+    trackNo: row.track_no,
+    duration: row.duration === null ? null : Number(row.duration),
+    format: row.format,
+  };
 }

@@ -11,6 +11,14 @@ export {
   isUniqueViolation,
   MigrationError,
 } from './errors.ts';
-export { containsIgnoreCase, escapeLike, fromFlag, nowIso, toFlag } from './helpers.ts';
+export {
+  containsIgnoreCase,
+  escapeLike,
+  fromFlag,
+  nowIso,
+  type TrackTags,
+  toFlag,
+  trackTags,
+} from './helpers.ts';
 export { type MigrateResult, migrateToLatest } from './migrate.ts';
 export type * from './schema.ts';

@@ -1,5 +1,5 @@
 import type { PlayHistoryEntry, Track, User } from '@radio/db';
-import { fromFlag } from '@radio/db';
+import { fromFlag, trackTags } from '@radio/db';
 import type { HistoryEntryDto } from './player.dto.ts';
 import type { TrackDto } from './tracks.dto.ts';
 import type { UserDto } from './users.dto.ts';
@@ -25,16 +25,7 @@ export function coverUrl(trackId: number): string {
 export function toTrackDto(row: Track): TrackDto {
   const hasCover = fromFlag(row.has_cover);
   return {
-    id: row.id,
-    path: row.path,
-    title: row.title,
-    artist: row.artist,
-    album: row.album,
-    genre: row.genre,
-    year: row.year,
-    trackNo: row.track_no,
-    duration: row.duration === null ? null : Number(row.duration),
-    format: row.format,
+    ...trackTags(row),
     bitrate: row.bitrate,
     sampleRate: row.sample_rate,
     channels: row.channels,

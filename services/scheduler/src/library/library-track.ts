@@ -1,4 +1,4 @@
-import type { Track } from '@radio/db';
+import { type Track, trackTags } from '@radio/db';
 
 /** A playable track as the scheduler keeps it in memory (a `tracks` row with status ok). */
 export interface LibraryTrack {
@@ -19,16 +19,7 @@ export interface LibraryTrack {
 
 export function toLibraryTrack(row: Track): LibraryTrack {
   return {
-    id: row.id,
-    path: row.path,
-    title: row.title,
-    artist: row.artist,
-    album: row.album,
-    genre: row.genre,
-    year: row.year,
-    trackNo: row.track_no,
-    duration: row.duration === null ? null : Number(row.duration),
-    format: row.format,
+    ...trackTags(row),
     hasCover: Number(row.has_cover) !== 0,
   };
 }
