@@ -30,22 +30,11 @@ export function containsIgnoreCase(column: string, text: string): RawBuilder<Sql
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
-/** The fields of a `tracks` row that every reader shows, in camelCase, the duration a number. */
-export interface TrackTags {
-  id: number;
-  path: string;
-  title: string;
-  artist: string | null;
-  album: string | null;
-  genre: string | null;
-  year: number | null;
-  trackNo: number | null;
-  /** Seconds; PostgreSQL's numeric arrives as a string. */
-  duration: number | null;
-  format: string;
-}
-
-export function trackTags(row: Track): TrackTags {
+/**
+ * The fields of a `tracks` row that every reader shows, in camelCase, the duration a number
+ * (PostgreSQL's numeric arrives as a string).
+ */
+export function trackTags(row: Track) {
   return {
     id: row.id,
     path: row.path,
@@ -59,3 +48,5 @@ export function trackTags(row: Track): TrackTags {
     format: row.format,
   };
 }
+
+export type TrackTags = ReturnType<typeof trackTags>;
