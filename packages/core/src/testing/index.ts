@@ -60,3 +60,16 @@ export async function freePort(): Promise<number> {
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return address.port;
 }
+
+/** An ADTS header: MPEG-4 AAC-LC, sampling index `rate`, `channels`, frame `length`. */
+export function adtsHeader(rate: number, channels: number, length: number): Buffer {
+  return Buffer.from([
+    0xff,
+    0xf1,
+    (1 << 6) | (rate << 2) | (channels >> 2),
+    ((channels & 3) << 6) | ((length >> 11) & 3),
+    (length >> 3) & 0xff,
+    ((length & 7) << 5) | 0x1f,
+    0xfc,
+  ]);
+}

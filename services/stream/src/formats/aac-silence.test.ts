@@ -1,19 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseAdtsHeader } from '@radio/core';
+import { adtsHeader as adts } from '@radio/core/testing';
 import { silentAdtsFrame } from './aac-silence.ts';
-
-/** An ADTS header: MPEG-4 AAC-LC, sampling index `rate`, `channels`, frame `length`. */
-function adts(rate: number, channels: number, length: number): Buffer {
-  return Buffer.from([
-    0xff,
-    0xf1,
-    (1 << 6) | (rate << 2) | (channels >> 2),
-    ((channels & 3) << 6) | ((length >> 11) & 3),
-    (length >> 3) & 0xff,
-    ((length & 7) << 5) | 0x1f,
-    0xfc,
-  ]);
-}
 
 describe('silent ADTS frames', () => {
   test('have the template parameters and the requested length', () => {
