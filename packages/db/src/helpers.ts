@@ -50,3 +50,26 @@ export function trackTags(row: Track) {
 }
 
 export type TrackTags = ReturnType<typeof trackTags>;
+
+/** A nullable numeric column as a number (PostgreSQL's double arrives as a number, numeric as text). */
+function numberOrNull(value: number | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+/** What the background analysis measured about a `tracks` row, in camelCase. */
+export function trackAnalysis(row: Track) {
+  return {
+    status: row.analysis_status,
+    loudness: numberOrNull(row.loudness),
+    loudnessRange: numberOrNull(row.loudness_range),
+    truePeak: numberOrNull(row.true_peak),
+    cueIn: numberOrNull(row.cue_in),
+    cueOut: numberOrNull(row.cue_out),
+    fadePoint: numberOrNull(row.fade_point),
+    replayGain: numberOrNull(row.replay_gain),
+    error: row.analysis_error,
+    analyzedAt: row.analyzed_at,
+  };
+}
+
+export type TrackAnalysis = ReturnType<typeof trackAnalysis>;

@@ -16,8 +16,10 @@ export {
   escapeLike,
   fromFlag,
   nowIso,
+  type TrackAnalysis,
   type TrackTags,
   toFlag,
+  trackAnalysis,
   trackTags,
 } from './helpers.ts';
 export { type MigrateResult, migrateToLatest } from './migrate.ts';

@@ -29,6 +29,7 @@ export type Flag = 0 | 1;
 
 export type UserRole = 'admin' | 'dj' | 'listener';
 export type TrackStatus = 'ok' | 'invalid' | 'missing';
+export type AnalysisStatus = 'pending' | 'done' | 'failed';
 export type PlaySource = 'request' | 'rotation' | 'playlist' | 'new';
 
 export interface UsersTable {
@@ -72,6 +73,28 @@ export interface TracksTable {
   error: string | null;
   added_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  /** dB, from the file's ReplayGain track tag (reference -18 LUFS); null when untagged. */
+  replay_gain: number | null;
+  /*
+   * Measured once per file version by the background analysis; null until it is done. A
+   * changed file goes back to `pending` with these cleared.
+   */
+  analysis_status: Generated<AnalysisStatus>;
+  /** Integrated loudness, LUFS (EBU R128). */
+  loudness: number | null;
+  /** Loudness range, LU. */
+  loudness_range: number | null;
+  /** True peak, dBTP. */
+  true_peak: number | null;
+  /** Seconds from the start of the file: the first audible moment. */
+  cue_in: number | null;
+  /** Seconds from the start of the file: the end of the last audible moment. */
+  cue_out: number | null;
+  /** Seconds from the start of the file: where the ending falls away (the next track may start). */
+  fade_point: number | null;
+  /** Why the analysis failed (the track still plays if it decodes). */
+  analysis_error: string | null;
+  analyzed_at: Timestamp | null;
 }
 
 export interface PlaylistsTable {

@@ -61,11 +61,24 @@ export const nowPlayingSchema = z.object({
 });
 export type NowPlaying = z.infer<typeof nowPlayingSchema>;
 
+/**
+ * Why the mounts carry the fallback (FALLBACK_FILE or the station-ID tone) instead of music:
+ * the library has no file at all, or none of its files can be played.
+ */
+export const playoutFallbackSchema = z.object({
+  reason: z.enum(['empty-library', 'no-playable-tracks']),
+  /** One line for operators, e.g. "the music folder is empty: add files to MUSIC_DIR". */
+  message: z.string().min(1),
+});
+export type PlayoutFallback = z.infer<typeof playoutFallbackSchema>;
+
 export const playerStateSchema = z.object({
   state: playbackStateSchema,
   /** Seconds into the current track; null when stopped. */
   position: seconds.nullable(),
   amplify,
+  /** Set while the fallback is on air; absent or null otherwise. */
+  fallback: playoutFallbackSchema.nullable().optional(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 
@@ -74,6 +87,7 @@ export const playerStatusSchema = z.object({
   nowPlaying: nowPlayingSchema.nullable(),
   position: seconds.nullable(),
   amplify,
+  fallback: playoutFallbackSchema.nullable().optional(),
 });
 export type PlayerStatus = z.infer<typeof playerStatusSchema>;
 
@@ -125,6 +139,32 @@ export const libraryScanSchema = z.object({
 });
 export type LibraryScan = z.infer<typeof libraryScanSchema>;
 
+/** The background loudness and cue analysis: how far it is through the library. */
+export const libraryAnalysisSchema = z.object({
+  state: z.enum(['idle', 'running']),
+  /** Playable tracks waiting to be analysed. */
+  pending: count,
+  /** Tracks analysed (of every status ok track). */
+  analysed: count,
+  /** Tracks the analysis could not measure (they still play). */
+  failed: count,
+  /** Library paths being analysed right now. */
+  current: z.array(z.string()),
+  /** Seconds of audio analysed per second of wall time since the worker started; null before. */
+  rate: z.number().nonnegative().nullable(),
+});
+export type LibraryAnalysis = z.infer<typeof libraryAnalysisSchema>;
+
+export const deadAirSchema = z.object({
+  /** Seconds the output stayed below -50 dBFS before the guard acted. */
+  silentSeconds: seconds,
+  trackId: id.nullable(),
+  title: z.string().nullable(),
+  /** What the guard did: skipped the silent track. */
+  action: z.enum(['skipped']),
+});
+export type DeadAir = z.infer<typeof deadAirSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Events: published on `radio:events`, received by every subscriber.
 
@@ -141,6 +181,10 @@ export const eventPayloadSchemas = {
   'library.changed': libraryChangesSchema,
   /** Progress of a library scan, then its end (`done` or `failed`). */
   'library.scan': libraryScanSchema,
+  /** Progress of the background analysis, at most once a second while it runs. */
+  'library.analysis': libraryAnalysisSchema,
+  /** The AutoDJ's output stayed silent for DEAD_AIR_SECONDS and the guard acted. */
+  'playout.dead_air': deadAirSchema,
   /**
    * An account was changed or deleted (role, disabled, password, name): every api process
    * drops what it keeps of it, so the change applies to that account's sessions at once.
@@ -223,6 +267,7 @@ export const stateSchemas = {
   listeners: listenerCountsSchema,
   queue: queueSnapshotSchema,
   'library-scan': libraryScanSchema,
+  'library-analysis': libraryAnalysisSchema,
 } as const;
 
 export type StateKey = keyof typeof stateSchemas;
@@ -239,6 +284,7 @@ export const eventStateKeys = {
   'stream.listeners': 'listeners',
   'queue.changed': 'queue',
   'library.scan': 'library-scan',
+  'library.analysis': 'library-analysis',
 } as const satisfies Partial<Record<EventType, StateKey>>;
 
 export type StatefulEventType = keyof typeof eventStateKeys;

@@ -56,6 +56,24 @@ describe('loadConfig', () => {
     ).toThrow(/SESSION_SECRET must be .*got \(hidden\)/);
   });
 
+  it('reads the playout levels and refuses them out of range', () => {
+    const env = { ...streamEnv, DATABASE_URL: 'sqlite:x' };
+    const defaults = loadConfig(schedulerSpec, env);
+    expect(defaults.LOUDNESS_TARGET).toBe(-16);
+    expect(defaults.DEAD_AIR_SECONDS).toBe(10);
+    expect(defaults.FALLBACK_FILE).toBeUndefined();
+    expect(loadConfig(schedulerSpec, { ...env, LOUDNESS_TARGET: 'off' }).LOUDNESS_TARGET).toBe(
+      null,
+    );
+    expect(loadConfig(schedulerSpec, { ...env, LOUDNESS_TARGET: '-23' }).LOUDNESS_TARGET).toBe(-23);
+    expect(() => loadConfig(schedulerSpec, { ...env, LOUDNESS_TARGET: '-5' })).toThrow(
+      /^LOUDNESS_TARGET must be off, or the loudness/,
+    );
+    expect(() => loadConfig(schedulerSpec, { ...env, DEAD_AIR_SECONDS: '0' })).toThrow(
+      /^DEAD_AIR_SECONDS must be seconds of silence/,
+    );
+  });
+
   it('treats an empty string as unset', () => {
     expect(loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: '' }).STREAM_PORT).toBe(8000);
     expect(() => loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: '' })).toThrow(

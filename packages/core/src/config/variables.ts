@@ -69,6 +69,17 @@ export const variables = {
     z.coerce.number().min(0).max(30).default(2),
     'seconds of crossfade between tracks, 0-30 (0 = gapless)',
   ),
+  LOUDNESS_TARGET: variable(
+    z
+      .union([z.literal('off').transform(() => null), z.coerce.number().min(-30).max(-10)])
+      .default(-16),
+    'off, or the loudness every track is levelled to in LUFS, -30 to -10 (default -16)',
+  ),
+  DEAD_AIR_SECONDS: variable(
+    z.coerce.number().min(2).max(300).default(10),
+    'seconds of silence on air before the AutoDJ skips the track, 2-300',
+  ),
+  FALLBACK_FILE: variable(nonEmpty, 'an audio file played when nothing else can be'),
   TRUST_PROXY: variable(boolean, 'true or false'),
   REGISTRATION: variable(z.enum(['open', 'closed']).default('open'), 'open or closed'),
 } as const;

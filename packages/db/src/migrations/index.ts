@@ -5,6 +5,7 @@ import * as playlists from './2026-11-21-03-playlists.ts';
 import * as playHistory from './2026-11-21-04-play-history.ts';
 import * as sessions from './2026-11-21-05-sessions.ts';
 import * as settings from './2026-11-21-06-settings.ts';
+import * as trackAnalysis from './2026-11-24-01-track-analysis.ts';
 
 /**
  * Every migration, by name. Listed by hand rather than read from the folder so that a
@@ -18,4 +19,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-04-play-history': playHistory,
   '2026-11-21-05-sessions': sessions,
   '2026-11-21-06-settings': settings,
+  '2026-11-24-01-track-analysis': trackAnalysis,
 };

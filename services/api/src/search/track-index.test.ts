@@ -30,6 +30,16 @@ function row(fields: Partial<Track>): Track {
     error: null,
     added_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
+    replay_gain: null,
+    analysis_status: 'pending',
+    loudness: null,
+    loudness_range: null,
+    true_peak: null,
+    cue_in: null,
+    cue_out: null,
+    fade_point: null,
+    analysis_error: null,
+    analyzed_at: null,
     ...fields,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { NOT_ANALYSED } from '../library/library-track.ts';
 import type { QueueEntry } from '../sources/queue-entry.ts';
 import { formatUptime } from './builtins.ts';
 import { formatDuration, metadataLines, parseAssignment, queueLine } from './station-commands.ts';
@@ -19,6 +20,7 @@ const entry: QueueEntry = {
     duration: 187.5,
     format: 'mp3',
     hasCover: true,
+    analysis: NOT_ANALYSED,
   },
 };
 

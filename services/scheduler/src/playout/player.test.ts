@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { locateFfmpeg, silentLogger } from '@radio/core';
 import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
 import type { LibraryTrack } from '../library/library-track.ts';
+import { NOT_ANALYSED } from '../library/library-track.ts';
 import { Amplifier } from '../operators/amplify.ts';
 import { BYTES_PER_FRAME } from '../pcm.ts';
 import type { QueueEntry } from '../sources/queue-entry.ts';
@@ -26,6 +27,7 @@ function track(id: number, path: string, duration: number): LibraryTrack {
     duration,
     format: 'flac',
     hasCover: false,
+    analysis: NOT_ANALYSED,
   };
 }
 

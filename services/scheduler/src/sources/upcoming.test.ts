@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { LibraryTrack } from '../library/library-track.ts';
+import { type LibraryTrack, NOT_ANALYSED } from '../library/library-track.ts';
 import { RequestIds } from './queue-entry.ts';
 import { Upcoming } from './upcoming.ts';
 
@@ -16,6 +16,7 @@ function track(id: number): LibraryTrack {
     duration: 3,
     format: 'mp3',
     hasCover: false,
+    analysis: NOT_ANALYSED,
   };
 }
 
