@@ -28,6 +28,8 @@ describe('bus message catalogue', () => {
       'queue.changed',
       'library.changed',
       'library.scan',
+      'library.analysis',
+      'playout.dead_air',
       'user.changed',
     ]);
     expect(COMMAND_TYPES).toEqual([
@@ -51,6 +53,7 @@ describe('bus message catalogue', () => {
       'listeners',
       'queue',
       'library-scan',
+      'library-analysis',
     ]);
   });
 

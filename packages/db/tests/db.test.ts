@@ -230,6 +230,15 @@ describe.each(dialects)('@radio/db on $name', ({ name, setup }) => {
         // Beyond 32 bits: bigint columns must come back as exact numbers.
         size: 5_000_000_123,
         mtime: 1_763_722_380_123,
+        replay_gain: -7.25,
+        analysis_status: 'done',
+        loudness: -14.375,
+        loudness_range: 6.5,
+        true_peak: -0.125,
+        cue_in: 0.35,
+        cue_out: 244.9,
+        fade_point: 239.6,
+        analyzed_at: '2026-11-24T10:00:00.000Z',
       });
       const { id } = await handle.db
         .insertInto('tracks')
@@ -246,6 +255,7 @@ describe.each(dialects)('@radio/db on $name', ({ name, setup }) => {
         id,
         status: 'ok',
         error: null,
+        analysis_error: null,
         added_at: expect.stringMatching(ISO_UTC),
         updated_at: expect.stringMatching(ISO_UTC),
       });

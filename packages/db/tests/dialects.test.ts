@@ -48,8 +48,8 @@ describe('SQLite specifics', () => {
   it('works in memory, each handle with its own database', async () => {
     const first = await open('sqlite::memory:');
     const second = await open('sqlite::memory:');
-    expect((await migrateToLatest(first.db)).applied).toHaveLength(6);
-    expect((await migrateToLatest(second.db)).applied).toHaveLength(6);
+    expect((await migrateToLatest(first.db)).applied).toHaveLength(7);
+    expect((await migrateToLatest(second.db)).applied).toHaveLength(7);
     await first.db.insertInto('settings').values({ key: 'k', value: '1' }).execute();
     expect(await second.db.selectFrom('settings').selectAll().execute()).toEqual([]);
   });
@@ -134,8 +134,8 @@ describe('PostgreSQL specifics', () => {
   it('keeps each schema apart, creating it on first use', async () => {
     const a = await open(newSchemaUrl());
     const b = await open(newSchemaUrl());
-    expect((await migrateToLatest(a.db)).applied).toHaveLength(6);
-    expect((await migrateToLatest(b.db)).applied).toHaveLength(6);
+    expect((await migrateToLatest(a.db)).applied).toHaveLength(7);
+    expect((await migrateToLatest(b.db)).applied).toHaveLength(7);
     await a.db.insertInto('settings').values({ key: 'only-in-a', value: '1' }).execute();
     expect(await b.db.selectFrom('settings').selectAll().execute()).toEqual([]);
     expect(a.target).toContain(`schema ${schemas.at(-2)}`);
