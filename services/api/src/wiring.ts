@@ -115,7 +115,7 @@ function createStationServices(
     streamUrl: options.streamUrl,
     ...options.health,
   });
-  const status = new StatusService(health, API_VERSION, Date.now());
+  const status = new StatusService(health, API_VERSION, Date.now(), { bus, logger: deps.log });
   const streaming = new StreamingService(bus, {
     streamUrl: options.streamUrl,
     publicStreamUrl: options.publicStreamUrl,

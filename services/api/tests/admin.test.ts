@@ -36,6 +36,7 @@ describe.each(ROUTE_SETUPS)('admin ($dialect, sessions in $sessions)', (setup) =
     expect(before.status).toBe(200);
     expect(before.body).toEqual({
       scan: null,
+      analysis: null,
       library: { total: 4, ok: 2, invalid: 1, missing: 1, duration: 150.5, size: 1500 },
     });
     const started = await admin.post(`${BASE}/admin/library/scan`);
@@ -53,6 +54,21 @@ describe.each(ROUTE_SETUPS)('admin ($dialect, sessions in $sessions)', (setup) =
       indexed: 2,
       finishedAt: expect.any(Number),
     });
+  });
+
+  it('GET /admin/library/scan shows the background analysis beside the scan', async () => {
+    const analysis = {
+      state: 'running' as const,
+      pending: 150,
+      analysed: 48,
+      failed: 2,
+      current: ['a/b.flac', 'c.mp3'],
+      rate: 41.5,
+    };
+    await t.bus.setState('library-analysis', analysis);
+    const res = await admin.get(`${BASE}/admin/library/scan`);
+    expect(res.status).toBe(200);
+    expect(res.body.analysis).toEqual(analysis);
   });
 
   it('library routes are for admins only', async () => {

@@ -46,7 +46,7 @@ describe.each(ROUTE_SETUPS)('live events ($dialect, sessions in $sessions)', (se
     client.close();
   });
 
-  it('relays player, queue, listener and scan changes as they happen', async () => {
+  it('relays player, queue, listener, scan, analysis and dead-air events as they happen', async () => {
     const [song] = await insertTracks(t.db, [track({ title: 'Live Song', artist: 'Band' })]);
     const client = await connect();
     await client.next('ready');
@@ -78,6 +78,30 @@ describe.each(ROUTE_SETUPS)('live events ($dialect, sessions in $sessions)', (se
       scanId: 'scan-1',
       state: 'done',
     });
+    // The analysis worker's progress (state key, then event) and a dead-air skip.
+    const analysis = {
+      state: 'running' as const,
+      pending: 3,
+      analysed: 1,
+      failed: 0,
+      current: ['a.mp3'],
+      rate: 12.5,
+    };
+    await t.bus.setState('library-analysis', analysis);
+    await t.bus.publish('library.analysis', analysis);
+    expect((await client.next('library.analysis')).data).toEqual(analysis);
+    await t.bus.publish('playout.dead_air', {
+      silentSeconds: 10.2,
+      trackId: song?.id ?? null,
+      title: 'Live Song',
+      action: 'skipped',
+    });
+    expect((await client.next('playout.dead_air')).data).toEqual({
+      silentSeconds: 10.2,
+      trackId: song?.id,
+      title: 'Live Song',
+      action: 'skipped',
+    });
     await dj.post(`${BASE}/player/stop`).expect(200);
     expect(
       (await client.next('player.state', (data: { state: string }) => data.state === 'stopped'))
@@ -98,6 +122,7 @@ describe.each(ROUTE_SETUPS)('live events ($dialect, sessions in $sessions)', (se
       'queue.changed',
       'stream.listeners',
       'library.scan',
+      'library.analysis',
       'ready',
     ]);
     expect((await client.next('player.now-playing')).data).toMatchObject({ title: 'Live Song' });

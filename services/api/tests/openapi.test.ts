@@ -107,6 +107,21 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('documents the playout fields: track analysis, analysis progress, the fallback on air', () => {
+    const schema = (path: string) => JSON.stringify(doc.paths[path]?.get?.responses['200'] ?? null);
+    const track = schema('/api/radio/tracks/{id}');
+    for (const field of ['loudness', 'loudnessRange', 'truePeak', 'cueIn', 'cueOut', 'fadePoint']) {
+      expect(track).toContain(`"${field}"`);
+    }
+    expect(track).toContain('"replayGain"');
+    expect(schema('/api/radio/tracks')).toContain('"fadePoint"');
+    const scan = schema('/api/radio/admin/library/scan');
+    expect(scan).toContain('"analysis"');
+    expect(scan).toContain('"pending"');
+    expect(schema('/api/radio/status')).toContain('"empty-library"');
+    expect(schema('/api/radio/streaming-status')).toContain('"no-playable-tracks"');
+  });
+
   it('describes parameters, bodies, successes and errors from the zod schemas', () => {
     const list = doc.paths['/api/radio/tracks']?.get as Operation;
     expect(list['x-access']).toBe('session');
@@ -134,6 +149,9 @@ describe('GET /openapi.json', () => {
     );
     const events = doc.paths['/api/radio/events']?.get as Operation;
     expect(events.responses).toHaveProperty(['200', 'content', 'text/event-stream']);
+    expect(events).toMatchObject({
+      description: expect.stringMatching(/library\.analysis[\s\S]*playout\.dead_air/),
+    });
     const ids = Object.values(doc.paths).flatMap((methods) =>
       Object.values(methods).map((op) => op.operationId),
     );

@@ -65,7 +65,27 @@ describe.each(ROUTE_SETUPS)('status routes ($dialect, sessions in $sessions)', (
         stream: { ok: true },
         scheduler: { ok: true },
       },
+      fallback: null,
     });
+  });
+
+  it('GET /status and /streaming-status say why while the fallback is on air', async () => {
+    const fallback = {
+      reason: 'empty-library' as const,
+      message: 'the music folder is empty: add files to MUSIC_DIR',
+    };
+    await t.bus.setState('player-state', { state: 'playing', position: 3, amplify: 1, fallback });
+    expect((await request(t.app).get(`${BASE}/status`)).body.fallback).toEqual(fallback);
+    expect((await request(t.app).get(`${BASE}/streaming-status`)).body.fallback).toEqual(fallback);
+    // A file appeared and plays: the scheduler clears it.
+    await t.bus.setState('player-state', {
+      state: 'playing',
+      position: 0,
+      amplify: 1,
+      fallback: null,
+    });
+    expect((await request(t.app).get(`${BASE}/status`)).body.fallback).toBeNull();
+    expect((await request(t.app).get(`${BASE}/streaming-status`)).body.fallback).toBeNull();
   });
 
   it('GET /status reports a stream server that is down', async () => {
@@ -130,6 +150,7 @@ describe.each(ROUTE_SETUPS)('status routes ($dialect, sessions in $sessions)', (
       ],
       totalListeners: null,
       nowPlaying: null,
+      fallback: null,
     });
   });
 

@@ -300,6 +300,72 @@ describe.each(ROUTE_SETUPS)('tracks ($dialect, sessions in $sessions)', (setup) 
     expectError(await request(t.app).get(`${BASE}/tracks/${first.id}`), 401, 'API_UNAUTHENTICATED');
   });
 
+  it('shows the analysis in the detail and the list, pending until the worker writes it', async () => {
+    const age = rows[1] as Track;
+    const pending = await listener.get(`${BASE}/tracks/${age.id}`);
+    expect(pending.body.analysis).toEqual({
+      status: 'pending',
+      loudness: null,
+      loudnessRange: null,
+      truePeak: null,
+      cueIn: null,
+      cueOut: null,
+      fadePoint: null,
+      replayGain: null,
+      error: null,
+      analyzedAt: null,
+    });
+    // As the analysis worker writes its results: no library change event, updated_at kept.
+    const analyzedAt = '2026-11-24T12:00:00.000Z';
+    await t.db.db
+      .updateTable('tracks')
+      .set({
+        analysis_status: 'done',
+        loudness: -9.5,
+        loudness_range: 6.2,
+        true_peak: 0.4,
+        cue_in: 0.25,
+        cue_out: 312.5,
+        fade_point: 306,
+        replay_gain: -8.1,
+        analyzed_at: analyzedAt,
+      })
+      .where('id', '=', age.id)
+      .execute();
+    const expected = {
+      status: 'done',
+      loudness: -9.5,
+      loudnessRange: 6.2,
+      truePeak: 0.4,
+      cueIn: 0.25,
+      cueOut: 312.5,
+      fadePoint: 306,
+      replayGain: -8.1,
+      error: null,
+      analyzedAt,
+    };
+    expect((await listener.get(`${BASE}/tracks/${age.id}`)).body.analysis).toEqual(expected);
+    const list = await listener.get(`${BASE}/tracks`).query({ q: 'age of consent' });
+    expect(list.body.items[0].analysis).toEqual(expected);
+
+    const broken = rows.find((row) => row.title === 'Broken File') as Track;
+    await t.db.db
+      .updateTable('tracks')
+      .set({
+        analysis_status: 'failed',
+        analysis_error: 'no audio stream',
+        analyzed_at: '2026-11-24T12:00:01.000Z',
+      })
+      .where('id', '=', broken.id)
+      .execute();
+    const failed = await listener.get(`${BASE}/tracks`).query({ status: 'invalid' });
+    expect(failed.body.items[0].analysis).toMatchObject({
+      status: 'failed',
+      error: 'no audio stream',
+      loudness: null,
+    });
+  });
+
   it('GET /tracks/:id/cover: the embedded picture, or 404', async () => {
     const res = await listener.get(`${BASE}/tracks/${withCover.id}/cover`).buffer(true);
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { libraryScanSchema } from '@radio/core';
+import { libraryAnalysisSchema, libraryScanSchema } from '@radio/core';
 import { z } from 'zod';
 import { healthSchema } from './status.dto.ts';
 
@@ -16,8 +16,12 @@ export type LibrarySizeDto = z.infer<typeof librarySizeSchema>;
 
 export const scanStatusSchema = z.object({
   scan: libraryScanSchema.nullable().describe('the running or last scan; null when unknown'),
+  analysis: libraryAnalysisSchema
+    .nullable()
+    .describe('the background loudness and cue analysis; null when unknown'),
   library: librarySizeSchema,
 });
+export type ScanStatusDto = z.infer<typeof scanStatusSchema>;
 
 export const systemSchema = z.object({
   versions: z.object({ api: z.string(), node: z.string(), platform: z.string() }),

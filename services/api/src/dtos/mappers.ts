@@ -1,5 +1,5 @@
 import type { PlayHistoryEntry, Track, User } from '@radio/db';
-import { fromFlag, trackTags } from '@radio/db';
+import { fromFlag, trackAnalysis, trackTags } from '@radio/db';
 import type { HistoryEntryDto } from './player.dto.ts';
 import type { TrackDto } from './tracks.dto.ts';
 import type { UserDto } from './users.dto.ts';
@@ -36,6 +36,7 @@ export function toTrackDto(row: Track): TrackDto {
     error: row.error,
     addedAt: row.added_at,
     updatedAt: row.updated_at,
+    analysis: trackAnalysis(row),
   };
 }
 

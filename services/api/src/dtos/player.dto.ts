@@ -4,6 +4,7 @@ import {
   nowPlayingSchema,
   playbackStateSchema,
   playerStatusSchema,
+  playoutFallbackSchema,
   queueItemSchema,
   queuePushResultSchema,
   queueSnapshotSchema,
@@ -16,6 +17,10 @@ export const playerSchema = z.object({
   nowPlaying: nowPlayingSchema.nullable(),
   position: z.number().nullable().describe('seconds into the current track; null when stopped'),
   amplify: z.number(),
+  fallback: playoutFallbackSchema
+    .nullable()
+    .optional()
+    .describe('set while the mounts carry the fallback instead of music, saying why'),
   queue: z.array(queueItemSchema),
 });
 export type PlayerDto = z.infer<typeof playerSchema>;

@@ -1,4 +1,4 @@
-import { nowPlayingSchema } from '@radio/core';
+import { nowPlayingSchema, playoutFallbackSchema } from '@radio/core';
 import { z } from 'zod';
 
 export const checkSchema = z.object({
@@ -16,12 +16,21 @@ export const healthSchema = z.object({
 });
 export type HealthDto = z.infer<typeof healthSchema>;
 
+/** Why the station plays the fallback instead of music, where status is reported. */
+export const fallbackOnAirSchema = playoutFallbackSchema
+  .nullable()
+  .describe(
+    'set while the mounts carry the fallback (FALLBACK_FILE or the station-ID tone) instead of ' +
+      'music, saying why; null while music plays or when unknown',
+  );
+
 export const statusSchema = z.object({
   service: z.literal('api'),
   version: z.string(),
   uptime: z.number().describe('seconds since the api started'),
   status: z.enum(['ok', 'degraded']).describe('degraded when any check fails'),
   health: healthSchema,
+  fallback: fallbackOnAirSchema,
 });
 export type StatusDto = z.infer<typeof statusSchema>;
 
@@ -41,5 +50,6 @@ export const streamingStatusSchema = z.object({
   mounts: z.array(mountStatusSchema),
   totalListeners: z.number().int().nullable(),
   nowPlaying: nowPlayingSchema.nullable(),
+  fallback: fallbackOnAirSchema,
 });
 export type StreamingStatusDto = z.infer<typeof streamingStatusSchema>;

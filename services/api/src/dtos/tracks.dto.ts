@@ -11,6 +11,30 @@ import {
 
 export const trackStatusSchema = z.enum(['ok', 'invalid', 'missing']);
 
+export const trackAnalysisSchema = z
+  .object({
+    status: z.enum(['pending', 'done', 'failed']),
+    loudness: z.number().nullable().describe('integrated loudness, LUFS (EBU R128)'),
+    loudnessRange: z.number().nullable().describe('loudness range, LU'),
+    truePeak: z.number().nullable().describe('true peak, dBTP'),
+    cueIn: z.number().nullable().describe('seconds: the first audible moment'),
+    cueOut: z.number().nullable().describe('seconds: the end of the last audible moment'),
+    fadePoint: z
+      .number()
+      .nullable()
+      .describe('seconds: where the ending falls away and the next track may start'),
+    replayGain: z
+      .number()
+      .nullable()
+      .describe("dB, the file's ReplayGain track tag (used until the analysis is done)"),
+    error: z.string().nullable().describe('why the analysis failed (the track still plays)'),
+    analyzedAt: timestamp.nullable(),
+  })
+  .describe(
+    'What the background analysis measured, once per file version; numbers are null until it is done',
+  );
+export type TrackAnalysisDto = z.infer<typeof trackAnalysisSchema>;
+
 export const trackSchema = z.object({
   id,
   /** Relative to the music folder. */
@@ -33,6 +57,7 @@ export const trackSchema = z.object({
   error: z.string().nullable(),
   addedAt: timestamp,
   updatedAt: timestamp,
+  analysis: trackAnalysisSchema,
 });
 export type TrackDto = z.infer<typeof trackSchema>;
 

@@ -49,9 +49,11 @@ export class TracksRepository implements TrackIndexSource {
         eb.fn.countAll<number>().as('n'),
         eb.fn.max('id').as('maxId'),
         eb.fn.max('updated_at').as('updated'),
+        // The analysis worker writes its results without a library change event.
+        eb.fn.max('analyzed_at').as('analyzed'),
       ])
       .executeTakeFirstOrThrow();
-    return `${Number(row.n)}:${row.maxId ?? 0}:${row.updated ?? ''}`;
+    return `${Number(row.n)}:${row.maxId ?? 0}:${row.updated ?? ''}:${row.analyzed ?? ''}`;
   }
 
   async counts(): Promise<LibraryCounts> {

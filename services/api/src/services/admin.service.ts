@@ -1,9 +1,10 @@
-import type { Bus, LibraryScan, Logger } from '@radio/core';
+import type { Bus, Logger } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import type { Redis } from 'ioredis';
 import type { SchedulerClient } from '../clients/scheduler-client.ts';
-import type { LibrarySizeDto, SystemDto } from '../dtos/admin.dto.ts';
+import type { ScanStatusDto, SystemDto } from '../dtos/admin.dto.ts';
 import type { TracksRepository } from '../repositories/tracks.repository.ts';
+import { readState } from './bus-state.ts';
 import type { HealthService } from './health.service.ts';
 import type { LiveEvents } from './live-events.service.ts';
 import type { StatusService } from './status.service.ts';
@@ -36,9 +37,14 @@ export class AdminService {
     return this.#deps.scheduler.request('library.rescan', {});
   }
 
-  async scanStatus(): Promise<{ scan: LibraryScan | null; library: LibrarySizeDto }> {
-    const [scan, library] = await Promise.all([this.#scanState(), this.#deps.tracks.counts()]);
-    return { scan, library };
+  async scanStatus(): Promise<ScanStatusDto> {
+    const { bus, logger } = this.#deps;
+    const [scan, analysis, library] = await Promise.all([
+      readState(bus, 'library-scan', logger),
+      readState(bus, 'library-analysis', logger),
+      this.#deps.tracks.counts(),
+    ]);
+    return { scan, analysis, library };
   }
 
   async system(): Promise<SystemDto> {
@@ -70,15 +76,6 @@ export class AdminService {
       sessions: { store: this.#deps.sessionStore },
       sse: { clients: events.clients },
     };
-  }
-
-  async #scanState(): Promise<LibraryScan | null> {
-    try {
-      return await this.#deps.bus.getState('library-scan');
-    } catch (error) {
-      this.#deps.logger.debug({ err: error }, 'library scan state unavailable');
-      return null;
-    }
   }
 
   async #redisStatus(): Promise<SystemDto['redis']> {

@@ -11,6 +11,8 @@ export const RELAYED_EVENTS = [
   'stream.source',
   'library.scan',
   'library.changed',
+  'library.analysis',
+  'playout.dead_air',
 ] as const satisfies readonly EventType[];
 
 /** State keys sent first to every new client, under the name of the event that updates them. */
@@ -20,6 +22,7 @@ const SNAPSHOT: ReadonlyArray<[StateKey, EventType]> = [
   ['queue', 'queue.changed'],
   ['listeners', 'stream.listeners'],
   ['library-scan', 'library.scan'],
+  ['library-analysis', 'library.analysis'],
 ];
 
 export interface LiveEventsOptions {

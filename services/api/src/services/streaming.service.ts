@@ -1,14 +1,8 @@
-import {
-  type Bus,
-  type EventMessage,
-  type ListenerCounts,
-  type Logger,
-  type NowPlaying,
-  STATION_MOUNTS,
-} from '@radio/core';
+import { type Bus, type EventMessage, type Logger, STATION_MOUNTS } from '@radio/core';
 import { Cached } from '../clients/cached.ts';
 import { httpGet } from '../clients/http-get.ts';
 import type { MountStatusDto, StreamingStatusDto } from '../dtos/status.dto.ts';
+import { fallbackOnAir, readState } from './bus-state.ts';
 
 /** The station's mounts as the API describes them. */
 const MOUNTS = STATION_MOUNTS.map(({ path, codec, bitrate, quality }) => ({
@@ -96,9 +90,11 @@ export class StreamingService {
   }
 
   async status(): Promise<StreamingStatusDto> {
-    const [listeners, nowPlaying] = await Promise.all([
-      this.#state('listeners') as Promise<ListenerCounts | null>,
-      this.#state('now-playing') as Promise<NowPlaying | null>,
+    const { logger } = this.#options;
+    const [listeners, nowPlaying, fallback] = await Promise.all([
+      readState(this.#bus, 'listeners', logger),
+      readState(this.#bus, 'now-playing', logger),
+      fallbackOnAir(this.#bus, logger),
     ]);
     const needIcecast = listeners === null || MOUNTS.some((m) => !this.#sources.has(m.mount));
     const icecast = needIcecast ? await this.#icecast.get() : null;
@@ -123,15 +119,6 @@ export class StreamingService {
       : known
         ? mounts.reduce((sum, m) => sum + (m.listeners ?? 0), 0)
         : null;
-    return { mounts, totalListeners, nowPlaying };
-  }
-
-  async #state(key: 'listeners' | 'now-playing'): Promise<unknown> {
-    try {
-      return await this.#bus.getState(key);
-    } catch (error) {
-      this.#options.logger.debug({ err: error, key }, 'bus state unavailable');
-      return null;
-    }
+    return { mounts, totalListeners, nowPlaying, fallback };
   }
 }
