@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatBytes, formatDuration, formatLongDuration, plural, trackLine } from './format.ts';
+import {
+  formatBytes,
+  formatCuePoint,
+  formatDuration,
+  formatLevel,
+  formatLongDuration,
+  plural,
+  trackLine,
+} from './format.ts';
 
 describe('format', () => {
   it('formats track lengths', () => {
@@ -8,6 +16,16 @@ describe('format', () => {
     expect(formatDuration(3723)).toBe('1:02:03');
     expect(formatDuration(null)).toBe('–');
     expect(formatDuration(Number.NaN)).toBe('–');
+  });
+  it('formats cue points and levels', () => {
+    expect(formatCuePoint(4.25)).toBe('0:04.3');
+    expect(formatCuePoint(312.5)).toBe('5:12.5');
+    expect(formatCuePoint(59.96)).toBe('1:00.0');
+    expect(formatCuePoint(null)).toBe('–');
+    expect(formatLevel(-14.24, 'LUFS')).toBe('−14.2 LUFS');
+    expect(formatLevel(0.4, 'dBTP')).toBe('0.4 dBTP');
+    expect(formatLevel(-0.01, 'dB')).toBe('0.0 dB');
+    expect(formatLevel(null, 'LU')).toBe('–');
   });
   it('formats long durations and sizes', () => {
     expect(formatLongDuration(30)).toBe('30 s');

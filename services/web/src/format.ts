@@ -10,6 +10,22 @@ export function formatDuration(seconds: number | null | undefined): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** A cue point to a tenth of a second: `0:04.2`, `5:12.5`; an en dash when unknown. */
+export function formatCuePoint(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0)
+    return '–';
+  const tenths = Math.round(seconds * 10);
+  const whole = Math.floor(tenths / 10);
+  return `${formatDuration(whole)}.${tenths % 10}`;
+}
+
+/** A level with its unit to a tenth, with a true minus sign: `−14.2 LUFS`; an en dash when unknown. */
+export function formatLevel(value: number | null | undefined, unit: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '–';
+  const text = Math.abs(value).toFixed(1);
+  return `${value < 0 && text !== '0.0' ? '−' : ''}${text} ${unit}`;
+}
+
 /** `2 h 5 min` for uptimes and library lengths. */
 export function formatLongDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 60)

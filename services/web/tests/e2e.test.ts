@@ -257,6 +257,15 @@ describe('the web app in Chromium, against the running station', () => {
       return artists.length > 0 && artists.every((a) => a === 'Night Shift');
     });
     await shot('04-library');
+    // A title opens the track's details: its file and what the analysis measured.
+    await page.locator('[data-testid=track-row] .cell-title').first().click();
+    const details = page.getByTestId('track-details');
+    await details.waitFor();
+    expect(await details.getByTestId('track-analysis').getAttribute('data-status')).toMatch(
+      /^(pending|done|failed)$/,
+    );
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Clear filters' }).click();
   }, 60_000);
 
@@ -394,6 +403,9 @@ describe('the web app in Chromium, against the running station', () => {
     expect(Number(await page.getByTestId('scan-indexed').textContent())).toBeGreaterThanOrEqual(5);
     expect(Number(await page.getByTestId('scan-invalid').textContent())).toBeGreaterThanOrEqual(1);
     await page.getByText('Broken - Not Audio.mp3').waitFor();
+    // The loudness analysis beside the scan: its progress, or that it has not reported yet.
+    await page.getByRole('heading', { name: 'Loudness and cue analysis' }).waitFor();
+    await page.getByTestId('analysis').waitFor();
     await shot('08-admin-library');
   }, 150_000);
 

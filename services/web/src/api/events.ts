@@ -9,6 +9,8 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'stream.source',
   'library.scan',
   'library.changed',
+  'library.analysis',
+  'playout.dead_air',
   'ready',
 ];
 

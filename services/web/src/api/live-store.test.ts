@@ -93,6 +93,73 @@ describe('reduceLive', () => {
   });
 });
 
+describe('reduceLive, playout', () => {
+  const fallback = {
+    reason: 'empty-library' as const,
+    message: 'the music folder is empty: add files to MUSIC_DIR',
+  };
+
+  it('follows the fallback in the player state, and clears it when music plays', () => {
+    let state = reduceLive(
+      initialLiveState(),
+      { type: 'player.state', payload: { state: 'playing', position: 0, amplify: 1, fallback } },
+      0,
+    );
+    expect(state.fallback).toEqual(fallback);
+    state = reduceLive(
+      state,
+      { type: 'player.state', payload: { state: 'playing', position: 0, amplify: 1 } },
+      1,
+    );
+    expect(state.fallback).toBeNull();
+  });
+
+  it('keeps the analysis progress and the dead-air skips, newest first and bounded', () => {
+    const analysis = {
+      state: 'running' as const,
+      pending: 3,
+      analysed: 7,
+      failed: 1,
+      current: ['a.mp3'],
+      rate: 30,
+    };
+    let state = reduceLive(initialLiveState(), { type: 'library.analysis', payload: analysis }, 0);
+    expect(state.analysis).toEqual(analysis);
+    for (let i = 0; i < 25; i += 1) {
+      state = reduceLive(
+        state,
+        {
+          type: 'playout.dead_air',
+          payload: { silentSeconds: 10 + i, trackId: i, title: `T${i}`, action: 'skipped' },
+        },
+        i * 1000,
+      );
+    }
+    expect(state.deadAir).toHaveLength(20);
+    expect(state.deadAir[0]).toEqual({
+      silentSeconds: 34,
+      trackId: 24,
+      title: 'T24',
+      action: 'skipped',
+      at: 24_000,
+    });
+  });
+
+  it('takes the fallback from a REST answer until the stream has said, and from commands', () => {
+    const store = new LiveStore();
+    store.seed({ fallback });
+    expect(store.getState().fallback).toEqual(fallback);
+    store.dispatch({
+      type: 'player.state',
+      payload: { state: 'playing', position: 0, amplify: 1 },
+    });
+    store.seed({ fallback });
+    expect(store.getState().fallback).toBeNull();
+    store.applyPlayer({ state: 'playing', nowPlaying: null, position: 0, amplify: 1, fallback });
+    expect(store.getState().fallback).toEqual(fallback);
+  });
+});
+
 describe('positionNow', () => {
   it("counts from the track's start, corrected by the server clock", () => {
     // The server clock is 2 s ahead of ours.

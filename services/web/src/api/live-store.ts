@@ -1,10 +1,13 @@
 import { type ConnectionState, connectLiveEvents, type LiveEvent } from './events.ts';
 import type {
+  DeadAirEvent,
+  LibraryAnalysis,
   LibraryScan,
   ListenerCounts,
   NowPlaying,
   PlayerStateEvent,
   PlayerStatus,
+  PlayoutFallback,
   QueueItem,
 } from './types.ts';
 
@@ -14,6 +17,9 @@ export interface ListenerSample {
   total: number;
   mounts: Record<string, number>;
 }
+
+/** A dead-air skip and when this page heard of it (browser clock, ms). */
+export type DeadAirSkip = DeadAirEvent & { at: number };
 
 export interface LiveState {
   connection: ConnectionState;
@@ -32,6 +38,12 @@ export interface LiveState {
   /** Listener counts over time, oldest first, for the chart. */
   listenerSeries: ListenerSample[];
   scan: LibraryScan | null;
+  /** The background loudness and cue analysis, as it last reported. */
+  analysis: LibraryAnalysis | null;
+  /** Why the mounts carry the fallback instead of music; null while music plays. */
+  fallback: PlayoutFallback | null;
+  /** Dead-air skips since the page opened, newest first. */
+  deadAir: DeadAirSkip[];
   /** Tracks seen going on air since the page opened, newest first. */
   recent: NowPlaying[];
   /** Mount → whether a source is connected, as `stream.source` reports it. */
@@ -54,6 +66,9 @@ export function initialLiveState(): LiveState {
     listeners: null,
     listenerSeries: [],
     scan: null,
+    analysis: null,
+    fallback: null,
+    deadAir: [],
     recent: [],
     sources: {},
     libraryVersion: 0,
@@ -97,7 +112,11 @@ export function reduceLive(state: LiveState, event: LiveEvent, now: number): Liv
       return { ...state, nowPlaying: event.payload, player, recent: recent.slice(0, MAX_RECENT) };
     }
     case 'player.state':
-      return { ...state, player: { ...event.payload, receivedAt: state.ready ? now : 0 } };
+      return {
+        ...state,
+        player: { ...event.payload, receivedAt: state.ready ? now : 0 },
+        fallback: event.payload.fallback ?? null,
+      };
     case 'queue.changed':
       return { ...state, queue: event.payload.items };
     case 'stream.listeners':
@@ -115,6 +134,13 @@ export function reduceLive(state: LiveState, event: LiveEvent, now: number): Liv
       return { ...state, scan: event.payload };
     case 'library.changed':
       return { ...state, libraryVersion: state.libraryVersion + 1 };
+    case 'library.analysis':
+      return { ...state, analysis: event.payload };
+    case 'playout.dead_air':
+      return {
+        ...state,
+        deadAir: [{ ...event.payload, at: now }, ...state.deadAir].slice(0, MAX_RECENT),
+      };
     default:
       return state;
   }
@@ -165,7 +191,9 @@ export class LiveStore {
 
   /** Folds in what a REST answer said (streaming status, player), when the stream has not yet. */
   seed(
-    values: Partial<Pick<LiveState, 'nowPlaying' | 'queue' | 'listeners' | 'scan'>> & {
+    values: Partial<
+      Pick<LiveState, 'nowPlaying' | 'queue' | 'listeners' | 'scan' | 'analysis' | 'fallback'>
+    > & {
       player?: PlayerStateEvent;
     },
   ): void {
@@ -180,6 +208,9 @@ export class LiveStore {
       );
     }
     if (values.scan !== undefined && !next.scan) next.scan = values.scan;
+    if (values.analysis !== undefined && !next.analysis) next.analysis = values.analysis;
+    // Once the stream has sent the player's state, its word on the fallback is the newer one.
+    if (values.fallback !== undefined && !next.player) next.fallback = values.fallback;
     if (values.player) next.player = { ...values.player, receivedAt: Date.now() };
     this.#set(next);
   }
@@ -210,6 +241,7 @@ export class LiveStore {
       next = { ...next, player: { state, position, amplify, receivedAt: anchored ? now : 0 } };
     }
     if (status.queue) next = { ...next, queue: status.queue };
+    if (status.fallback !== undefined) next = { ...next, fallback: status.fallback };
     this.#set(next);
   }
 

@@ -14,6 +14,7 @@ export type Page<T> = Omit<ResponseOf<'get', '/tracks'>, 'items'> & { items: T[]
 
 export type Track = ResponseOf<'get', '/tracks/{id}'>;
 export type TrackStatus = Track['status'];
+export type TrackAnalysis = Track['analysis'];
 export type TrackQuery = QueryOf<'get', '/tracks'>;
 export type TrackSort = NonNullable<TrackQuery['sort']>;
 export type SortOrder = NonNullable<TrackQuery['order']>;
@@ -47,19 +48,23 @@ export type HistoryEntry = ResponseOf<'get', '/player/history'>['items'][number]
 export type StreamingStatus = ResponseOf<'get', '/streaming-status'>;
 export type MountStatus = StreamingStatus['mounts'][number];
 
+/** Why the mounts carry the fallback instead of music. */
+export type PlayoutFallback = NonNullable<StreamingStatus['fallback']>;
+
 export type ApiStatus = ResponseOf<'get', '/status'>;
 export type Health = ApiStatus['health'];
 export type Check = Health['stream'];
 
 export type ScanStatus = ResponseOf<'get', '/admin/library/scan'>;
 export type LibraryScan = NonNullable<ScanStatus['scan']>;
+export type LibraryAnalysis = NonNullable<ScanStatus['analysis']>;
 export type LibrarySize = ScanStatus['library'];
 export type SystemInfo = ResponseOf<'get', '/admin/system'>;
 
 // The live events (`GET /events`, a text/event-stream) are not in the document: their
 // payloads, where the document has no shape of the same name, are written out here.
 
-export type PlayerStateEvent = Pick<PlayerStatus, 'state' | 'position' | 'amplify'>;
+export type PlayerStateEvent = Pick<PlayerStatus, 'state' | 'position' | 'amplify' | 'fallback'>;
 
 export interface MountListeners {
   mount: string;
@@ -87,6 +92,14 @@ export interface LibraryChanges {
   paths?: string[];
 }
 
+/** The dead-air guard found the AutoDJ's output silent and skipped the track. */
+export interface DeadAirEvent {
+  silentSeconds: number;
+  trackId: number | null;
+  title: string | null;
+  action: 'skipped';
+}
+
 /** What `GET /events` sends, by event name. */
 export interface LiveEventMap {
   'player.now-playing': NowPlaying;
@@ -96,6 +109,8 @@ export interface LiveEventMap {
   'stream.source': StreamSourceEvent;
   'library.scan': LibraryScan;
   'library.changed': LibraryChanges;
+  'library.analysis': LibraryAnalysis;
+  'playout.dead_air': DeadAirEvent;
   ready: { at: number };
 }
 export type LiveEventName = keyof LiveEventMap;

@@ -34,7 +34,7 @@ export function refreshStreaming(): Promise<void> {
     .then(
       (data) => {
         audioPlayer.setMounts(data.mounts);
-        liveStore.seed({ nowPlaying: data.nowPlaying });
+        liveStore.seed({ nowPlaying: data.nowPlaying, fallback: data.fallback });
         set({ data, error: null, loading: false });
       },
       (error: unknown) => set({ data: state.data, error, loading: false }),

@@ -1,3 +1,4 @@
+import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
 import { useTitle } from '../hooks/use-title.ts';
 import { LibraryTab } from './admin/library-tab.tsx';
@@ -31,6 +32,7 @@ export default function AdminPage({ tab }: { tab: string }) {
           </Link>
         ))}
       </nav>
+      <FallbackBanner />
       {current.id === 'users' ? <UsersTab /> : null}
       {current.id === 'library' ? <LibraryTab /> : null}
       {current.id === 'system' ? <SystemTab /> : null}

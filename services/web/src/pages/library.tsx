@@ -14,6 +14,7 @@ import { CoverArt } from '../components/cover-art.tsx';
 import { PlusIcon, QueueIcon, SearchIcon } from '../components/icons.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
+import { TrackDetailsDialog } from '../components/track-details.tsx';
 import { formatDuration, plural } from '../format.ts';
 import { useAsync } from '../hooks/use-async.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
@@ -102,6 +103,7 @@ export default function LibraryPage() {
   const [text, setText] = useState(filters.q);
   const query = useDebounced(text.trim(), 250);
   const [adding, setAdding] = useState<Track | null>(null);
+  const [details, setDetails] = useState<Track | null>(null);
   const ids = {
     search: useId(),
     artist: useId(),
@@ -315,7 +317,14 @@ export default function LibraryPage() {
                     />
                   </td>
                   <td className="title-cell">
-                    <span className="cell-title">{track.title}</span>
+                    <button
+                      type="button"
+                      className="cell-title title-button"
+                      title="Details: file, loudness, cue points"
+                      onClick={() => setDetails(track)}
+                    >
+                      {track.title}
+                    </button>
                     {track.status !== 'ok' ? (
                       <span
                         className={`badge badge-${track.status}`}
@@ -369,6 +378,7 @@ export default function LibraryPage() {
         onPage={(next) => setSearchParams({ page: next })}
       />
       <AddToPlaylistDialog track={adding} onClose={() => setAdding(null)} />
+      <TrackDetailsDialog track={details} onClose={() => setDetails(null)} />
     </section>
   );
 }

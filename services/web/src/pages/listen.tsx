@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '../api/client.ts';
 import type { NowPlaying as NowPlayingData } from '../api/types.ts';
+import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
 import { NowPlaying } from '../components/now-playing.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
@@ -112,6 +113,7 @@ export function ListenPage() {
       <h1 id="listen-heading" className="visually-hidden">
         Listen live
       </h1>
+      <FallbackBanner />
       <div className="hero card">
         <NowPlaying />
         <div className="hero-player">

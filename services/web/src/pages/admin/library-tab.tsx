@@ -7,6 +7,7 @@ import { formatAgo, formatBytes, formatLongDuration } from '../../format.ts';
 import { useAsync } from '../../hooks/use-async.ts';
 import { useLive } from '../../hooks/use-live.ts';
 import { toast } from '../../hooks/use-toast.ts';
+import { AnalysisProgress } from './analysis-progress.tsx';
 
 /** The newer of two reports on scans: the live event or the REST answer. */
 function latestScan(a: LibraryScan | null, b: LibraryScan | null): LibraryScan | null {
@@ -134,6 +135,14 @@ export function LibraryTab() {
           <Loading inline />
         ) : (
           <p className="muted">No scan has run since the station started.</p>
+        )}
+      </section>
+      <section className="card" aria-labelledby="analysis-heading">
+        <h2 id="analysis-heading">Loudness and cue analysis</h2>
+        {status.data || !status.loading ? (
+          <AnalysisProgress fromApi={status.data?.analysis ?? null} />
+        ) : (
+          <Loading inline />
         )}
       </section>
       {library ? (

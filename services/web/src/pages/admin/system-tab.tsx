@@ -4,6 +4,7 @@ import type { Check } from '../../api/types.ts';
 import { ErrorMessage, Loading } from '../../components/status.tsx';
 import { formatBytes, formatLongDuration, plural } from '../../format.ts';
 import { useAsync } from '../../hooks/use-async.ts';
+import { DeadAirSkips } from './dead-air-skips.tsx';
 
 function Health({ name, check, detail }: { name: string; check: Check; detail?: string }) {
   return (
@@ -110,6 +111,7 @@ export function SystemTab() {
           </section>
         </>
       ) : null}
+      <DeadAirSkips />
     </div>
   );
 }
