@@ -147,3 +147,32 @@ export function parseMetadata(answer: string): Record<string, string> {
   }
   return values;
 }
+
+export interface PlayoutStatus {
+  state: string | null;
+  /** What the mounts carry: `track`, `fallback` or `silence`. */
+  onAir: string | null;
+  /** Why the fallback is on air; null when it is not. */
+  fallback: string | null;
+  deadAirSkips: number | null;
+}
+
+/**
+ * `playout.status`: `key: value` lines (state, on_air, fallback, dead_air_skips). Unknown
+ * lines are ignored and missing ones are null, so an older or newer scheduler still parses.
+ */
+export function parsePlayoutStatus(answer: string): PlayoutStatus {
+  const values = new Map<string, string>();
+  for (const line of answer.split('\n')) {
+    const match = /^\s*([a-z_]+):\s?(.*)$/.exec(line);
+    if (match) values.set(match[1] as string, (match[2] as string).trim());
+  }
+  const fallback = values.get('fallback');
+  const skips = Number.parseInt(values.get('dead_air_skips') ?? '', 10);
+  return {
+    state: values.get('state') || null,
+    onAir: values.get('on_air') || null,
+    fallback: fallback && fallback !== 'none' ? fallback : null,
+    deadAirSkips: Number.isNaN(skips) ? null : skips,
+  };
+}

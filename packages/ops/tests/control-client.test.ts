@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { controlCommand, parseMetadata, parseOnAir, parseQueue } from '../src/control-client.ts';
+import {
+  controlCommand,
+  parseMetadata,
+  parseOnAir,
+  parsePlayoutStatus,
+  parseQueue,
+} from '../src/control-client.ts';
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -104,6 +110,28 @@ describe('parsers', () => {
       duration: '3:07',
     });
     expect(parseOnAir('')).toBeNull();
+  });
+
+  test('playout.status, tolerant of missing and unknown lines', () => {
+    expect(
+      parsePlayoutStatus(
+        'state: playing\non_air: fallback\nfallback: the music folder is empty: add files to MUSIC_DIR\ndead_air_skips: 2',
+      ),
+    ).toEqual({
+      state: 'playing',
+      onAir: 'fallback',
+      fallback: 'the music folder is empty: add files to MUSIC_DIR',
+      deadAirSkips: 2,
+    });
+    expect(
+      parsePlayoutStatus('state: playing\non_air: track\nfallback: none\nlater_field: x'),
+    ).toEqual({ state: 'playing', onAir: 'track', fallback: null, deadAirSkips: null });
+    expect(parsePlayoutStatus('')).toEqual({
+      state: null,
+      onAir: null,
+      fallback: null,
+      deadAirSkips: null,
+    });
   });
 
   test('request.metadata with escapes', () => {

@@ -1,8 +1,11 @@
 import type { CommandContext } from '../context.ts';
 import {
+  type ControlAddress,
   controlCommand,
   type OnAir,
+  type PlayoutStatus,
   parseOnAir,
+  parsePlayoutStatus,
   parseQueue,
   type QueueEntry,
 } from '../control-client.ts';
@@ -93,11 +96,25 @@ async function attempt<T>(work: () => Promise<T>): Promise<Part<T>> {
   }
 }
 
+/**
+ * `playout.status` (fallback on air, dead-air skips), or null from a scheduler that does not
+ * know the command: then there is nothing to say about it, which is not an error.
+ */
+async function playoutStatus(address: ControlAddress): Promise<PlayoutStatus | null> {
+  try {
+    return parsePlayoutStatus(await controlCommand(address, 'playout.status'));
+  } catch (error) {
+    if (error instanceof OpsError && /unknown command/i.test(error.message)) return null;
+    throw error;
+  }
+}
+
 /** What `status` read from the running stack, each part with its value or why it is missing. */
 interface StackReport {
   mounts: Part<MountStatus[]>;
   onAir: Part<OnAir | null>;
   queue: Part<QueueEntry[]>;
+  playout: Part<PlayoutStatus | null>;
 }
 
 /** Asks the stream server and the scheduler, on their published ports, at the same time. */
@@ -119,7 +136,7 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
         ? `${service} is not running`
         : `${service} has no published port reachable from here`,
   });
-  const [mounts, onAir, queue] = await Promise.all([
+  const [mounts, onAir, queue, playout] = await Promise.all([
     streamAddress
       ? attempt(() => streamMounts(streamAddress))
       : unavailable(STREAM_SERVICE, stream),
@@ -135,8 +152,11 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
             parseQueue(await controlCommand(controlAddress, 'request.queue')),
         )
       : unavailable(SCHEDULER_SERVICE, scheduler),
+    controlAddress
+      ? attempt(() => playoutStatus(controlAddress))
+      : unavailable(SCHEDULER_SERVICE, scheduler),
   ]);
-  return { mounts, onAir, queue };
+  return { mounts, onAir, queue, playout };
 }
 
 function totalListeners(mounts: Part<MountStatus[]>): number | null {
@@ -144,18 +164,19 @@ function totalListeners(mounts: Part<MountStatus[]>): number | null {
 }
 
 function printJson(printer: Printer, stack: Stack, report: StackReport, now: number): void {
-  const { mounts, onAir, queue } = report;
+  const { mounts, onAir, queue, playout } = report;
   printer.jsonValue({
     project: stack.project.name,
     containers: stack.containers.map((container) => containerRecord(container, now)),
     nowPlaying: onAir.value,
     queueLength: queue.value?.length ?? null,
     queue: queue.value,
+    playout: playout.value,
     listeners: totalListeners(mounts),
     mounts: mounts.value,
     errors: {
       stream: mounts.error,
-      scheduler: onAir.error ?? queue.error,
+      scheduler: onAir.error ?? queue.error ?? playout.error,
     },
   });
 }
@@ -171,6 +192,22 @@ function printOnAir(p: Printer, onAir: Part<OnAir | null>): void {
       `Now playing: ${p.colourOut(track.title, 'bold')} (${track.position} / ${track.duration}, request ${track.requestId})`,
     );
   }
+}
+
+/** The fallback and the dead-air guard, when the scheduler reports them. */
+function printPlayout(p: Printer, playout: Part<PlayoutStatus | null>): void {
+  if (playout.error !== null) {
+    p.line(`Playout: ${p.colourOut('unavailable', 'yellow')} (${playout.error})`);
+    return;
+  }
+  const status = playout.value;
+  if (status === null) return;
+  const onAir =
+    status.fallback !== null
+      ? `${p.colourOut('fallback on air', 'yellow')}: no music to play: ${status.fallback}`
+      : `${status.state ?? 'unknown'}, on air: ${status.onAir ?? 'unknown'}`;
+  p.line(`Playout: ${onAir}`);
+  if (status.deadAirSkips !== null) p.line(`Dead-air skips: ${status.deadAirSkips}`);
 }
 
 function printQueue(p: Printer, queue: Part<QueueEntry[]>): void {
@@ -221,6 +258,7 @@ function printText(p: Printer, stack: Stack, report: StackReport, now: number): 
   p.containers(stack.containers, now);
   p.line();
   printOnAir(p, report.onAir);
+  printPlayout(p, report.playout);
   printQueue(p, report.queue);
   printListeners(p, report.mounts);
 }
@@ -228,7 +266,7 @@ function printText(p: Printer, stack: Stack, report: StackReport, now: number): 
 /**
  * `radioctl status`: the containers, then what the running stack says about itself: the
  * stream server's mounts and listeners (/status-json.xsl on its published port) and the
- * scheduler's on-air track and queue (its control port). A part that cannot be read is shown
+ * scheduler's on-air track, queue, fallback and dead-air skips (its control port). A part that cannot be read is shown
  * as unavailable with the reason; only Docker and the stack being absent are errors.
  */
 export async function status(ctx: CommandContext): Promise<number> {
