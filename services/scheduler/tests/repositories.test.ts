@@ -60,6 +60,7 @@ const tags: TrackTags = {
   sampleRate: 44_100,
   channels: 2,
   hasCover: true,
+  replayGain: -6.5,
 };
 
 describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
@@ -80,7 +81,7 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
   it('stores tracks, their stamps, invalid files, moves and deletions the same way', async () => {
     const tracks = new TrackRepository(handle.db);
     const facts = { size: 5_000_000, mtime: 1_763_722_380_123 };
-    const row = await tracks.saveOk('a/song.mp3', facts, tags);
+    const row = await tracks.saveOk('a/song.mp3', facts, tags, false);
     expect(row).toMatchObject({
       path: 'a/song.mp3',
       title: 'Song',
@@ -93,6 +94,7 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
       'a/song.mp3',
       { ...facts, size: 5_000_001 },
       { ...tags, title: 'Song 2' },
+      true,
     );
     expect(again.id).toBe(row.id);
     expect(again.title).toBe('Song 2');
@@ -128,6 +130,70 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
     });
   });
 
+  it('stores the analysis of the file it measured, and forgets it when the file changes', async () => {
+    const tracks = new TrackRepository(handle.db);
+    const facts = { size: 1000, mtime: 2000 };
+    const row = await tracks.saveOk('an/one.flac', facts, tags, false);
+    expect(row).toMatchObject({ analysis_status: 'pending', replay_gain: -6.5, loudness: null });
+    const failing = await tracks.saveOk('an/two.flac', facts, tags, false);
+    expect(await tracks.pendingAnalysis()).toEqual(expect.arrayContaining([row.id, failing.id]));
+    const measured = {
+      loudness: -14.2,
+      loudnessRange: 5.1,
+      truePeak: -0.4,
+      cueIn: 0.25,
+      cueOut: 181,
+      fadePoint: 178.5,
+      duration: 181.5,
+    };
+    // The row no longer describes the measured file: nothing is stored.
+    expect(await tracks.saveAnalysis(row.id, { ...facts, size: 999 }, measured)).toBeUndefined();
+    const done = await tracks.saveAnalysis(row.id, facts, measured);
+    expect(done).toMatchObject({
+      analysis_status: 'done',
+      loudness: -14.2,
+      loudness_range: 5.1,
+      true_peak: -0.4,
+      cue_in: 0.25,
+      cue_out: 181,
+      fade_point: 178.5,
+      analysis_error: null,
+    });
+    expect(done?.analyzed_at).toEqual(expect.any(String));
+    const failed = await tracks.saveAnalysisFailure(failing.id, facts, 'longer than 3 h');
+    expect(failed).toMatchObject({ analysis_status: 'failed', analysis_error: 'longer than 3 h' });
+    const pending = await tracks.pendingAnalysis();
+    expect(pending).not.toContain(row.id);
+    expect(pending).not.toContain(failing.id);
+    const counts = await tracks.analysisCounts();
+    expect(counts.done).toBeGreaterThanOrEqual(1);
+    expect(counts.failed).toBeGreaterThanOrEqual(1);
+
+    // Same content under the same path (a file that came back): the analysis stays.
+    expect(await tracks.saveOk('an/one.flac', facts, tags, false)).toMatchObject({
+      analysis_status: 'done',
+      loudness: -14.2,
+    });
+    const changed = await tracks.saveOk(
+      'an/one.flac',
+      { ...facts, mtime: 3000 },
+      { ...tags, replayGain: null },
+      true,
+    );
+    expect(changed).toMatchObject({
+      analysis_status: 'pending',
+      loudness: null,
+      loudness_range: null,
+      true_peak: null,
+      cue_in: null,
+      cue_out: null,
+      fade_point: null,
+      analyzed_at: null,
+      replay_gain: null,
+    });
+    expect(await tracks.pendingAnalysis()).toContain(row.id);
+  });
+
   it('keeps settings as JSON and writes play history', async () => {
     const settings = new SettingsRepository(handle.db);
     expect(await settings.get('amplify')).toBeUndefined();
@@ -136,7 +202,7 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
     expect(await settings.get('amplify')).toBe(0.75);
 
     const tracks = new TrackRepository(handle.db);
-    const track = await tracks.saveOk('h/one.mp3', { size: 1, mtime: 1 }, tags);
+    const track = await tracks.saveOk('h/one.mp3', { size: 1, mtime: 1 }, tags, false);
     const history = new HistoryRepository(handle.db);
     const id = await history.start({
       trackId: track.id,
@@ -168,8 +234,8 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
 
   it('reads a playlist in order', async () => {
     const tracks = new TrackRepository(handle.db);
-    const one = await tracks.saveOk('p/1.mp3', { size: 1, mtime: 1 }, tags);
-    const two = await tracks.saveOk('p/2.mp3', { size: 1, mtime: 1 }, tags);
+    const one = await tracks.saveOk('p/1.mp3', { size: 1, mtime: 1 }, tags, false);
+    const two = await tracks.saveOk('p/2.mp3', { size: 1, mtime: 1 }, tags, false);
     const user = await handle.db
       .insertInto('users')
       .values({ username: `dj${randomBytes(3).toString('hex')}`, password_hash: 'x', role: 'dj' })

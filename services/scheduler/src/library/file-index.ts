@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { Logger } from '@radio/core';
+import type { TrackAnalysis } from '@radio/db';
 import type { FileFacts, TrackRepository, TrackStamp } from '../repositories/track-repository.ts';
 import type { ChangeBatch } from './change-batch.ts';
 import { type LibraryTrack, toLibraryTrack } from './library-track.ts';
@@ -108,7 +109,10 @@ export class FileIndex {
     if (!result.ok) return this.#saveInvalid(path, facts, result.reason, previousId);
 
     const moved = !stamp && (await this.#followMove(path, facts));
-    const row = await this.#repo.saveOk(path, facts, result.tags);
+    // New content is measured again; a renamed file, or one that came back as it was, is not.
+    const contentChanged =
+      stamp !== undefined && (stamp.size !== facts.size || stamp.mtime !== facts.mtime);
+    const row = await this.#repo.saveOk(path, facts, result.tags, contentChanged);
     const track = toLibraryTrack(row);
     this.#stamps.set(path, { id: row.id, path, ...facts, status: 'ok' });
     this.#remember(track);
@@ -120,6 +124,15 @@ export class FileIndex {
     this.#batch.markFresh(fresh);
     this.#log.info({ path, trackId: track.id }, 'track indexed');
     return 'added';
+  }
+
+  /**
+   * What the analysis measured for a playable track, set on the very object the queue and the
+   * rotation hold, so the next play of it uses the new values.
+   */
+  applyAnalysis(id: number, analysis: TrackAnalysis): void {
+    const track = this.#playable.get(id);
+    if (track) (track as { analysis: TrackAnalysis }).analysis = analysis;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { isAudioFile, type LibraryScan, type Logger } from '@radio/core';
+import type { TrackAnalysis } from '@radio/db';
 import type { TrackRepository } from '../repositories/track-repository.ts';
 import { ChangeBatch, type LibraryChange } from './change-batch.ts';
 import { FileIndex, type IndexOutcome } from './file-index.ts';
@@ -170,6 +171,11 @@ export class Library {
   /** A track that failed to decode: invalid from now on, until its file changes. */
   markUnplayable(id: number, reason: string): Promise<void> {
     return this.#index.markUnplayable(id, reason);
+  }
+
+  /** New analysis values for a playable track: its next play uses them. */
+  applyAnalysis(id: number, analysis: TrackAnalysis): void {
+    this.#index.applyAnalysis(id, analysis);
   }
 
   /** One file is never indexed twice at once (the watch, a scan and `resolve` may all ask). */

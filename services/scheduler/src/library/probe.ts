@@ -17,6 +17,8 @@ export interface TrackTags {
   sampleRate: number | null;
   channels: number | null;
   hasCover: boolean;
+  /** dB, the file's ReplayGain track gain tag (what playout uses until the analysis is done). */
+  replayGain: number | null;
 }
 
 export type ProbeResult =
@@ -56,6 +58,10 @@ function positiveInt(value: number | null | undefined): number | null {
     : null;
 }
 
+function finite(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
 /**
  * Tags with music-metadata. A file is playable only if it has an audio stream with a rate, a
  * channel count and a positive duration; a zero-byte file is refused before it is opened.
@@ -91,6 +97,7 @@ export const probeFile: Probe = async (absolutePath, libraryPath, size) => {
       sampleRate: positiveInt(format.sampleRate),
       channels: positiveInt(format.numberOfChannels),
       hasCover: (common.picture?.length ?? 0) > 0,
+      replayGain: finite(common.replaygain_track_gain?.dB),
     },
   };
 };

@@ -1,5 +1,6 @@
-import type { Track, TrackStatus } from '@radio/db';
+import type { Track, TrackStatus, TrackUpdate } from '@radio/db';
 import { nowIso, toFlag } from '@radio/db';
+import type { Measurement } from '../analysis/log-parser.ts';
 import type { TrackTags } from '../library/probe.ts';
 import type { Db } from './db.ts';
 
@@ -16,6 +17,26 @@ export interface FileFacts {
   readonly size: number;
   readonly mtime: number;
 }
+
+/** How far the analysis is through the playable tracks. */
+export interface AnalysisCounts {
+  readonly pending: number;
+  readonly done: number;
+  readonly failed: number;
+}
+
+/** What a changed file's row forgets: it is measured again. */
+const ANALYSIS_RESET: TrackUpdate = {
+  analysis_status: 'pending',
+  loudness: null,
+  loudness_range: null,
+  true_peak: null,
+  cue_in: null,
+  cue_out: null,
+  fade_point: null,
+  analysis_error: null,
+  analyzed_at: null,
+};
 
 /** Every query the scheduler makes on `tracks`; nothing else in the service writes SQL for it. */
 export class TrackRepository {
@@ -51,10 +72,6 @@ export class TrackRepository {
   }
 
   /**
-   * A track marked missing whose file had this size and mtime: a file that was renamed or
-   * moved (a move keeps both), so it keeps its id, history and playlist entries.
-   */
-  /**
    * A track that may be the same file under a new name: same size and mtime, and either known
    * missing or still ok because its unlink has not been handled yet (the caller checks that its
    * file is gone).
@@ -71,8 +88,17 @@ export class TrackRepository {
       .executeTakeFirst();
   }
 
-  /** Inserts or updates the row of `path` as playable; returns the row. */
-  async saveOk(path: string, facts: FileFacts, tags: TrackTags): Promise<Track> {
+  /**
+   * Inserts or updates the row of `path` as playable; returns the row. `contentChanged` (the
+   * file's size or mtime differ from the row's) also clears its analysis; a renamed or
+   * returning file keeps it.
+   */
+  async saveOk(
+    path: string,
+    facts: FileFacts,
+    tags: TrackTags,
+    contentChanged: boolean,
+  ): Promise<Track> {
     const values = {
       title: tags.title,
       artist: tags.artist,
@@ -86,10 +112,12 @@ export class TrackRepository {
       sample_rate: tags.sampleRate,
       channels: tags.channels,
       has_cover: toFlag(tags.hasCover),
+      replay_gain: tags.replayGain,
       size: facts.size,
       mtime: facts.mtime,
       status: 'ok' as const,
       error: null,
+      ...(contentChanged ? ANALYSIS_RESET : {}),
     };
     return this.#db
       .insertInto('tracks')
@@ -158,5 +186,79 @@ export class TrackRepository {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** The playable tracks not analysed yet, oldest first. */
+  async pendingAnalysis(): Promise<number[]> {
+    const rows = await this.#db
+      .selectFrom('tracks')
+      .select('id')
+      .where('status', '=', 'ok')
+      .where('analysis_status', '=', 'pending')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async analysisCounts(): Promise<AnalysisCounts> {
+    const rows = await this.#db
+      .selectFrom('tracks')
+      .select(['analysis_status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('status', '=', 'ok')
+      .groupBy('analysis_status')
+      .execute();
+    const count = (status: string) =>
+      Number(rows.find((row) => row.analysis_status === status)?.count ?? 0);
+    return { pending: count('pending'), done: count('done'), failed: count('failed') };
+  }
+
+  /**
+   * Stores what the analysis measured, if the row still describes the file that was measured
+   * (same size and mtime, still playable); returns the row, or undefined when it changed.
+   */
+  async saveAnalysis(
+    id: number,
+    facts: FileFacts,
+    measured: Measurement,
+  ): Promise<Track | undefined> {
+    return this.#setAnalysis(id, facts, {
+      analysis_status: 'done',
+      loudness: measured.loudness,
+      loudness_range: measured.loudnessRange,
+      true_peak: measured.truePeak,
+      cue_in: measured.cueIn,
+      cue_out: measured.cueOut,
+      fade_point: measured.fadePoint,
+      analysis_error: null,
+    });
+  }
+
+  /** Records why the file could not be measured (it still plays); same condition as above. */
+  async saveAnalysisFailure(
+    id: number,
+    facts: FileFacts,
+    reason: string,
+  ): Promise<Track | undefined> {
+    return this.#setAnalysis(id, facts, {
+      ...ANALYSIS_RESET,
+      analysis_status: 'failed',
+      analysis_error: reason,
+    });
+  }
+
+  async #setAnalysis(
+    id: number,
+    facts: FileFacts,
+    values: TrackUpdate,
+  ): Promise<Track | undefined> {
+    return this.#db
+      .updateTable('tracks')
+      .set({ ...values, analyzed_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'ok')
+      .where('size', '=', facts.size)
+      .where('mtime', '=', facts.mtime)
+      .returningAll()
+      .executeTakeFirst();
   }
 }
