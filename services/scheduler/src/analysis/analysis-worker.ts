@@ -144,7 +144,7 @@ export class AnalysisWorker {
   async #job(id: number, started: (path: string) => void): Promise<void> {
     const { tracks, library } = this.#options;
     const row = await tracks.findById(id);
-    if (!row || row.status !== 'ok' || row.analysis_status !== 'pending') return;
+    if (row?.status !== 'ok' || row.analysis_status !== 'pending') return;
     started(row.path);
     const file = join(library.root, row.path);
     const before = await facts(file);

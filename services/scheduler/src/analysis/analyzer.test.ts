@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
-import { generateTrack } from '@radio/core/test-audio';
 import { analyzeFile } from './analyzer.ts';
 
 const ffmpegPath = locateFfmpeg().path;

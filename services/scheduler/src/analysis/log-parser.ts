@@ -40,8 +40,8 @@ const SHORTEST_SECONDS = 0.4;
 
 const NUMBER = String.raw`(-?(?:\d+(?:\.\d*)?(?:e[-+]?\d+)?|inf)|nan)`;
 const FRAME = new RegExp(String.raw`\bt:\s*${NUMBER}\s+TARGET:.*?\bM:\s*${NUMBER}`);
-const SILENCE_START = new RegExp(String.raw`silence_start: ${NUMBER}`);
-const SILENCE_END = new RegExp(String.raw`silence_end: ${NUMBER}`);
+const SILENCE_START = new RegExp(`silence_start: ${NUMBER}`);
+const SILENCE_END = new RegExp(`silence_end: ${NUMBER}`);
 // The summary's lines stand alone (indented, no `[filter @ 0x…]` prefix); the first summary is
 // printed by a graph ffmpeg configures and drops before decoding, so the last one wins.
 const SUMMARY_I = new RegExp(String.raw`^\s+I:\s+${NUMBER} LUFS\s*$`);
