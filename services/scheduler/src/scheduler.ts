@@ -12,6 +12,7 @@ import {
 } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import { AmplifySetting } from './amplify-setting.ts';
+import { AnalysisWorker } from './analysis/analysis-worker.ts';
 import { registerBusCommands } from './bus-commands.ts';
 import { registerBuiltins } from './control/builtins.ts';
 import { CommandRegistry } from './control/registry.ts';
@@ -106,6 +107,7 @@ class SchedulerImpl implements Scheduler {
   readonly commands = new CommandRegistry();
   #control: ControlServer | null = null;
   #library: Library | null = null;
+  #analysis: AnalysisWorker | null = null;
   #upcoming: Upcoming | null = null;
   #player: Player | null = null;
   #clock: Clock | null = null;
@@ -205,6 +207,7 @@ class SchedulerImpl implements Scheduler {
     );
 
     this.#startPlayout(player);
+    await this.#startAnalysis(library, ffmpegPath);
     const control = await this.#startControl(controller, root);
     this.#cleanups.push(registerBusCommands(this.#bus, controller));
     nowPlaying.publishState();
@@ -245,6 +248,18 @@ class SchedulerImpl implements Scheduler {
     this.#library = library;
     await library.load();
     return library;
+  }
+
+  /** The background loudness and cue analysis of the tracks not measured yet. */
+  async #startAnalysis(library: Library, ffmpegPath: string): Promise<void> {
+    this.#analysis = new AnalysisWorker({
+      library,
+      tracks: new TrackRepository(this.#db),
+      bus: this.#bus,
+      ffmpegPath,
+      logger: componentLogger(this.#root, 'analysis'),
+    });
+    await this.#analysis.start();
   }
 
   #createMounts(ffmpegPath: string): MountOutput[] {
@@ -384,6 +399,7 @@ class SchedulerImpl implements Scheduler {
     await step('outputs', () =>
       Promise.all(this.#mounts.map((mount) => mount.stop())).then(() => {}),
     );
+    await step('analysis', () => this.#analysis?.stop());
     await step('library', () => this.#library?.stop());
     await step('now-playing', () => this.#nowPlaying?.settle());
     this.#log.info('scheduler stopped');
