@@ -2,9 +2,9 @@ import { copyFile, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { locateFfmpeg, silentLogger } from '@radio/core';
+import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
 import { generateTestLibrary, generateTrack, type TestLibrary } from '@radio/core/test-audio';
-import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
+import { createDb, type DbHandle, migrateToLatest, type Track, trackAnalysis } from '@radio/db';
 import { TrackRepository } from '../repositories/track-repository.ts';
 import type { LibraryChange } from './change-batch.ts';
 import { Library } from './library.ts';
@@ -38,6 +38,29 @@ describe('probeFile', () => {
     expect(result.tags).toMatchObject({ title: 'Song', artist: 'Band', album: 'LP', format });
     expect(result.tags.duration).toBeGreaterThan(0.9);
     expect(result.tags.duration).toBeLessThan(1.2);
+  });
+
+  it('reads the ReplayGain track gain, when the file has one', async () => {
+    const path = join(dir, 'gain.flac');
+    await runFfmpeg(
+      [
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=f=440:d=1',
+        '-metadata',
+        'REPLAYGAIN_TRACK_GAIN=-7.25 dB',
+        path,
+      ],
+      { ffmpegPath, logger: silentLogger(), name: 'test audio' },
+    );
+    const result = await probeFile(path, 'gain.flac', 1000);
+    expect(result.ok && result.tags.replayGain).toBeCloseTo(-7.25, 5);
+    const plain = await probeFile(join(dir, 'song.flac'), 'song.flac', 1000);
+    expect(plain.ok && plain.tags.replayGain).toBeNull();
   });
 
   it('titles an untagged file by its name and refuses empty or corrupt files', async () => {
@@ -141,6 +164,23 @@ describe('Library', () => {
   it('follows changed, deleted, moved and new files on a rescan', async () => {
     const noon = library.byPath('Alpha Band/First Light/02 - Noon.mp3');
     const tide = library.byPath('Beta Trio/Waves/01 - Tide.flac');
+    // Both measured: the changed file is measured again, the moved one keeps its analysis.
+    const tracks = new TrackRepository(handle.db);
+    const measured = {
+      loudness: -15,
+      loudnessRange: 2,
+      truePeak: -1,
+      cueIn: 0,
+      cueOut: 1,
+      fadePoint: 0.9,
+      duration: 1,
+    };
+    for (const track of [noon, tide]) {
+      const row = await tracks.findById(track?.id as number);
+      const saved = await tracks.saveAnalysis(row?.id as number, row as Track, measured);
+      library.applyAnalysis(row?.id as number, trackAnalysis(saved as Track));
+    }
+    expect(tide?.analysis).toMatchObject({ status: 'done', loudness: -15, fadePoint: 0.9 });
     await generateTrack(
       join(music, 'Alpha Band/First Light/02 - Noon.mp3'),
       {
@@ -164,6 +204,11 @@ describe('Library', () => {
     });
     expect(library.byPath('untagged-demo.mp3')).toBeUndefined();
     expect(library.byPath('Tide moved.flac')?.id).toBe(tide?.id);
+    expect(library.byPath('Tide moved.flac')?.analysis).toMatchObject({ status: 'done' });
+    expect(library.byPath('Alpha Band/First Light/02 - Noon.mp3')?.analysis).toMatchObject({
+      status: 'pending',
+      loudness: null,
+    });
     expect(library.byPath('copy.flac')).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const change = changes.at(-1) as LibraryChange;
