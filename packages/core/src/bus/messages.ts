@@ -150,7 +150,7 @@ export const libraryAnalysisSchema = z.object({
   failed: count,
   /** Library paths being analysed right now. */
   current: z.array(z.string()),
-  /** Seconds of audio analysed per second of wall time since the worker started; null before. */
+  /** Seconds of audio analysed per second of wall time while the worker was busy; null before. */
   rate: z.number().nonnegative().nullable(),
 });
 export type LibraryAnalysis = z.infer<typeof libraryAnalysisSchema>;
