@@ -25,7 +25,8 @@ import { Library } from './library/library.ts';
 import { NowPlaying } from './now-playing.ts';
 import { Amplifier } from './operators/amplify.ts';
 import { type ResolvedOptions, resolveOptions, type SchedulerOptions } from './options.ts';
-import { MountOutput, type MountStatus } from './outputs/mount-output.ts';
+import type { MountOutput, MountStatus } from './outputs/mount-output.ts';
+import { StationOutputs } from './outputs/station-outputs.ts';
 import { BYTES_PER_FRAME, CHANNELS } from './pcm.ts';
 import { Clock } from './playout/clock.ts';
 import { Player } from './playout/player.ts';
@@ -111,7 +112,8 @@ class SchedulerImpl implements Scheduler {
   #upcoming: Upcoming | null = null;
   #player: Player | null = null;
   #clock: Clock | null = null;
-  #mounts: MountOutput[] = [];
+  #outputs: StationOutputs | null = null;
+  #mounts: readonly MountOutput[] = [];
   #nowPlaying: NowPlaying | null = null;
   #controller: PlayoutController | null = null;
   #cleanups: (() => void)[] = [];
@@ -262,21 +264,20 @@ class SchedulerImpl implements Scheduler {
     await this.#analysis.start();
   }
 
-  #createMounts(ffmpegPath: string): MountOutput[] {
+  /** The one encoder process and its mount outputs; the mounts are what now-playing times. */
+  #createMounts(ffmpegPath: string): readonly MountOutput[] {
     const options = this.#options;
-    return options.mounts.map(
-      (spec) =>
-        new MountOutput({
-          spec,
-          station: options.station,
-          ffmpegPath,
-          streamUrl: options.streamUrl,
-          sourcePassword: options.sourcePassword,
-          admin: options.admin,
-          logger: this.#root,
-          backoffMs: options.reconnectBackoffMs,
-        }),
-    );
+    this.#outputs = new StationOutputs({
+      mounts: options.mounts,
+      station: options.station,
+      ffmpegPath,
+      streamUrl: options.streamUrl,
+      sourcePassword: options.sourcePassword,
+      admin: options.admin,
+      logger: this.#root,
+      backoffMs: options.reconnectBackoffMs,
+    });
+    return this.#outputs.mounts;
   }
 
   /** The player and what tells everyone about it; each needs the other. */
@@ -320,7 +321,7 @@ class SchedulerImpl implements Scheduler {
     const maxBlockFrames = 4410;
     const block = Buffer.alloc(maxBlockFrames * BYTES_PER_FRAME);
     const samples = new Int16Array(block.buffer, block.byteOffset, maxBlockFrames * CHANNELS);
-    const mounts = this.#mounts;
+    const outputs = this.#outputs;
     this.#clock = new Clock({
       logger: componentLogger(this.#root, 'clock'),
       intervalMs: this.#options.clockIntervalMs,
@@ -330,13 +331,13 @@ class SchedulerImpl implements Scheduler {
           player.produce(block, samples, frames, startFrame);
           // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
           const pcm = Buffer.from(block.subarray(0, frames * BYTES_PER_FRAME));
-          for (const mount of mounts) mount.write(pcm, startFrame);
+          outputs?.write(pcm, startFrame);
         } catch (error) {
           this.#log.error({ err: error }, 'playout block failed');
         }
       },
     });
-    for (const mount of mounts) mount.start();
+    outputs?.start();
     this.#clock.start();
   }
 
@@ -365,7 +366,7 @@ class SchedulerImpl implements Scheduler {
     };
     return {
       player,
-      mounts: this.#mounts.map((mount) => mount.status()),
+      mounts: this.#outputs?.status() ?? [],
       library: {
         tracks: this.#library?.tracks().length ?? 0,
         lastScan: this.#library?.lastScan() ?? null,
@@ -396,9 +397,7 @@ class SchedulerImpl implements Scheduler {
     await step('control', () => this.#control?.stop());
     await step('clock', () => this.#clock?.stop());
     await step('player', () => this.#player?.close());
-    await step('outputs', () =>
-      Promise.all(this.#mounts.map((mount) => mount.stop())).then(() => {}),
-    );
+    await step('outputs', () => this.#outputs?.stop());
     await step('analysis', () => this.#analysis?.stop());
     await step('library', () => this.#library?.stop());
     await step('now-playing', () => this.#nowPlaying?.settle());

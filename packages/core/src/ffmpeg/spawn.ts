@@ -32,6 +32,11 @@ export interface SpawnFfmpegOptions {
   signal?: AbortSignal;
   stdin?: 'pipe' | 'ignore';
   stdout?: 'pipe' | 'ignore';
+  /**
+   * Extra pipes the child writes to, at fd 3, 4, … (ffmpeg's `pipe:3` …): one process can
+   * produce several outputs.
+   */
+  extraOutputs?: number;
   /** How many stderr lines to keep for the error of a failed exit. */
   tailLines?: number;
   /** Grace between SIGTERM and SIGKILL when disposing. */
@@ -43,6 +48,8 @@ export interface FfmpegProcess {
   readonly pid: number | undefined;
   readonly stdin: Writable | null;
   readonly stdout: Readable | null;
+  /** The `extraOutputs` pipes, fd 3 first. */
+  readonly outputs: readonly Readable[];
   /** Settles when the child exits: resolves on code 0, rejects with FfmpegExitError otherwise. */
   readonly exited: Promise<void>;
   /** Stops the child (SIGTERM, then SIGKILL) and waits for it; idempotent; never rejects. */
@@ -60,9 +67,11 @@ export function spawnFfmpeg(args: readonly string[], options: SpawnFfmpegOptions
   const tail: string[] = [];
   let disposing = false;
 
+  const extra = Array.from({ length: options.extraOutputs ?? 0 }, () => 'pipe' as const);
   const child = spawn(options.ffmpegPath, ['-hide_banner', '-nostats', ...args], {
-    stdio: [options.stdin ?? 'ignore', options.stdout ?? 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', options.stdout ?? 'pipe', 'pipe', ...extra],
   });
+  const outputs = child.stdio.slice(3) as Readable[];
   log.debug({ pid: child.pid, args }, 'ffmpeg started');
 
   let partial = '';
@@ -80,6 +89,9 @@ export function spawnFfmpeg(args: readonly string[], options: SpawnFfmpegOptions
   // A reader that went away (EPIPE) is reported by the exit code; it must not crash us.
   child.stdin?.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed'));
   child.stdout?.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdout error'));
+  for (const output of outputs) {
+    output.on('error', (error) => log.debug({ err: error }, 'ffmpeg output pipe error'));
+  }
 
   const exited = new Promise<void>((resolve, reject) => {
     child.once('error', (error) =>
@@ -123,6 +135,7 @@ export function spawnFfmpeg(args: readonly string[], options: SpawnFfmpegOptions
     pid: child.pid,
     stdin: child.stdin,
     stdout: child.stdout,
+    outputs,
     exited,
     dispose,
     [Symbol.asyncDispose]: dispose,

@@ -1,7 +1,5 @@
 import { componentLogger, type Logger, type StationMount } from '@radio/core';
 import { CHANNELS, SAMPLE_RATE } from '../pcm.ts';
-import { Encoder } from './encoder.ts';
-import { encoderArgs } from './encoder-args.ts';
 import { IcecastOutput, type OutputStatus } from './icecast-output.ts';
 
 /** What the `ice-*` headers say about the station. */
@@ -13,10 +11,18 @@ export interface StationInfo {
   readonly public: boolean;
 }
 
+/** What a mount sees of the station's encoder: the process's health and its own output. */
+export interface MountEncoder {
+  readonly running: boolean;
+  readonly restarts: number;
+  /** PCM in the encoder not yet out of this mount's output, seconds. */
+  readonly latencySeconds: number;
+}
+
 export interface MountOutputOptions {
   spec: StationMount;
   station: StationInfo;
-  ffmpegPath: string;
+  encoder: MountEncoder;
   streamUrl: URL;
   sourcePassword: string;
   admin?: { user: string; password: string } | undefined;
@@ -34,13 +40,14 @@ export interface MountStatus extends OutputStatus {
 }
 
 /**
- * One mount: its encoder, its source connection, and the title change timed to its audio.
+ * One mount: its source connection, fed by the station's encoder, and the title change timed to
+ * its audio.
  * A title is sent when the encoded audio of the track's first sample leaves for the stream
  * server, which is when listeners start hearing it, not when the track was decoded.
  */
 export class MountOutput {
   readonly #spec: StationMount;
-  readonly #encoder: Encoder;
+  readonly #encoder: MountEncoder;
   readonly #output: IcecastOutput;
   readonly #pending: { title: string; frame: number }[] = [];
   #title: string | null = null;
@@ -48,6 +55,7 @@ export class MountOutput {
   constructor(options: MountOutputOptions) {
     const { spec, station } = options;
     this.#spec = spec;
+    this.#encoder = options.encoder;
     const log = componentLogger(options.logger, 'output', { mount: spec.path });
     const name = spec.nameSuffix ? `${station.name} (${spec.nameSuffix})` : station.name;
     this.#output = new IcecastOutput({
@@ -72,14 +80,6 @@ export class MountOutput {
         if (this.#title !== null) this.#output.updateMetadata(this.#title);
       },
     });
-    this.#encoder = new Encoder({
-      ffmpegPath: options.ffmpegPath,
-      name: spec.path,
-      codecArgs: encoderArgs(spec),
-      format: spec.frameFormat,
-      logger: log,
-      onFrames: (data, endFrame) => this.#onFrames(data, endFrame),
-    });
   }
 
   get mount(): string {
@@ -96,16 +96,11 @@ export class MountOutput {
   }
 
   start(): void {
-    this.#encoder.start();
     this.#output.start();
   }
 
-  async stop(): Promise<void> {
-    await Promise.all([this.#encoder.stop(), this.#output.stop()]);
-  }
-
-  write(pcm: Buffer, startFrame: number): void {
-    this.#encoder.write(pcm, startFrame);
+  stop(): Promise<void> {
+    return this.#output.stop();
   }
 
   /** Switches the title when the audio of global frame `frame` goes out. */
@@ -125,7 +120,8 @@ export class MountOutput {
     };
   }
 
-  #onFrames(data: Buffer, endFrame: number): void {
+  /** This mount's encoded frames; `endFrame` is the global frame their end was played at. */
+  deliver(data: Buffer, endFrame: number): void {
     this.#output.write(data);
     let title: string | null = null;
     while (this.#pending.length > 0 && (this.#pending[0] as { frame: number }).frame < endFrame) {

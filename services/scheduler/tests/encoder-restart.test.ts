@@ -1,0 +1,97 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from '@radio/core/testing';
+import { decode, rmsWindows } from './helpers/listen.ts';
+import { TestStation } from './helpers/station.ts';
+
+/** The station's encoder: the one ffmpeg child of this worker writing to `pipe:3`. */
+async function encoderPid(): Promise<number | undefined> {
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid !== process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes('pipe:3')) return Number(name);
+  }
+  return undefined;
+}
+
+/** A listener that keeps every chunk with the time it arrived. */
+class TimedListener {
+  readonly chunks: { at: number; data: Buffer }[] = [];
+  ended = false;
+  readonly #request;
+
+  constructor(url: string) {
+    this.#request = get(url, { agent: false }, (res) => {
+      res.on('data', (data: Buffer) => this.chunks.push({ at: Date.now(), data }));
+      res.on('end', () => {
+        this.ended = true;
+      });
+      res.on('error', () => {
+        this.ended = true;
+      });
+    });
+    this.#request.on('error', () => {
+      this.ended = true;
+    });
+  }
+
+  bytes(from = 0, to = Number.POSITIVE_INFINITY): Buffer {
+    return Buffer.concat(
+      this.chunks.filter((chunk) => chunk.at > from && chunk.at <= to).map((chunk) => chunk.data),
+    );
+  }
+
+  close(): void {
+    this.#request.destroy();
+  }
+}
+
+describe('the encoder process dies', () => {
+  let station: TestStation;
+
+  beforeAll(async () => {
+    station = await TestStation.start({ trackSeconds: 20 });
+  });
+  afterAll(async () => {
+    await station?.stop();
+  });
+
+  it('Killing the encoder process: listeners stay connected and hear the station again within 2 s', async () => {
+    const listener = new TimedListener(`${station.streamUrl}/radio.mp3`);
+    try {
+      await waitFor('two seconds of audio', () => listener.bytes().length > 32_000);
+      const pid = await waitFor('the encoder process', encoderPid);
+      const before = station.scheduler.status().mounts;
+      const killedAt = Date.now();
+      process.kill(pid, 'SIGKILL');
+      const restartedAt = await waitFor(
+        'the encoder restarted',
+        () => {
+          const mounts = station.scheduler.status().mounts;
+          return mounts.every((m) => m.encoderRunning && m.encoderRestarts === 1) && Date.now();
+        },
+        10_000,
+        5,
+      );
+      await new Promise((resolve) => setTimeout(resolve, killedAt + 2000 - Date.now()));
+
+      // What the new process sent in the rest of the 2 s is the station again, not silence.
+      const resumed = listener.bytes(restartedAt, killedAt + 2000);
+      expect(resumed.length).toBeGreaterThan(8000); // half a second at 128 kbit/s
+      const levels = rmsWindows(await decode(resumed, station.dir, 'resumed'), 0.1);
+      expect(levels.slice(-3).every((db) => db > -40)).toBe(true);
+
+      // Nobody was disconnected: not the listener, not the sources.
+      expect(listener.ended).toBe(false);
+      const after = station.scheduler.status().mounts;
+      expect(after.map((m) => m.connects)).toEqual(before.map((m) => m.connects));
+      expect(after.every((m) => m.connected)).toBe(true);
+    } finally {
+      listener.close();
+    }
+  });
+});
