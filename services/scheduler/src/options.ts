@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type ConfigOf, STATION_MOUNTS, type StationMount, type schedulerSpec } from '@radio/core';
 import { SchedulerError } from './errors.ts';
 import type { StationInfo } from './outputs/mount-output.ts';
@@ -17,6 +18,8 @@ export interface SchedulerOptions {
   controlPort?: number;
   /** CROSSFADE_SECONDS (default 2; 0 = gapless). */
   crossfadeSeconds?: number;
+  /** LOUDNESS_TARGET: LUFS, −30 to −10 (default −16); null = off, tracks play as mastered. */
+  loudnessTarget?: number | null;
   /** FFMPEG_PATH; located like DESIGN.md says when unset. */
   ffmpegPath?: string | undefined;
   /** What the `ice-*` headers say. */
@@ -30,6 +33,10 @@ export interface SchedulerOptions {
   reconnectBackoffMs?: { min: number; max: number };
   /** The playout clock's wake-up interval (default 50 ms). */
   clockIntervalMs?: number;
+  /** DEAD_AIR_SECONDS: silence on air longer than this skips the track (2-300, default 10). */
+  deadAirSeconds?: number;
+  /** FALLBACK_FILE: looped when nothing else can play (default: a generated station-ID chime). */
+  fallbackFile?: string | undefined;
 }
 
 export const DEFAULT_STATION: StationInfo = {
@@ -48,6 +55,7 @@ export interface ResolvedOptions {
   controlHost: string;
   controlPort: number;
   crossfadeSeconds: number;
+  loudnessTarget: number | null;
   ffmpegPath: string | undefined;
   station: StationInfo;
   mounts: readonly StationMount[];
@@ -55,6 +63,9 @@ export interface ResolvedOptions {
   control: { maxClients?: number; maxLineBytes?: number; idleTimeoutMs?: number };
   reconnectBackoffMs: { min: number; max: number } | undefined;
   clockIntervalMs: number;
+  deadAirSeconds: number;
+  /** Absolute. */
+  fallbackFile: string | undefined;
 }
 
 function invalid(message: string): SchedulerError {
@@ -83,9 +94,23 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
   if (!Number.isFinite(crossfadeSeconds) || crossfadeSeconds < 0 || crossfadeSeconds > 30) {
     throw invalid(`crossfadeSeconds must be 0-30, got ${crossfadeSeconds}`);
   }
+  const loudnessTarget = options.loudnessTarget === undefined ? -16 : options.loudnessTarget;
+  if (
+    loudnessTarget !== null &&
+    (!Number.isFinite(loudnessTarget) || loudnessTarget < -30 || loudnessTarget > -10)
+  ) {
+    throw invalid(`loudnessTarget must be null (off) or -30 to -10 LUFS, got ${loudnessTarget}`);
+  }
   const controlPort = options.controlPort ?? 1234;
   if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65_535) {
     throw invalid(`controlPort must be 0-65535, got ${controlPort}`);
+  }
+  const deadAirSeconds = options.deadAirSeconds ?? 10;
+  if (!Number.isFinite(deadAirSeconds) || deadAirSeconds < 2 || deadAirSeconds > 300) {
+    throw invalid(`deadAirSeconds must be 2-300, got ${deadAirSeconds}`);
+  }
+  if (options.fallbackFile !== undefined && !options.fallbackFile.trim()) {
+    throw invalid('fallbackFile must be a file path when given');
   }
   const mounts = options.mounts ?? STATION_MOUNTS;
   if (mounts.length === 0) throw invalid('at least one mount is required');
@@ -100,6 +125,7 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
     controlHost: options.controlHost ?? '127.0.0.1',
     controlPort,
     crossfadeSeconds,
+    loudnessTarget,
     ffmpegPath: options.ffmpegPath,
     station: { ...DEFAULT_STATION, url: streamUrl.origin, ...options.station },
     mounts,
@@ -107,6 +133,8 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
     control: options.control ?? {},
     reconnectBackoffMs: options.reconnectBackoffMs,
     clockIntervalMs: options.clockIntervalMs ?? 50,
+    deadAirSeconds,
+    fallbackFile: options.fallbackFile === undefined ? undefined : resolve(options.fallbackFile),
   };
 }
 
@@ -122,7 +150,10 @@ export function schedulerOptionsFromConfig(
     | 'CONTROL_HOST'
     | 'CONTROL_PORT'
     | 'CROSSFADE_SECONDS'
+    | 'LOUDNESS_TARGET'
     | 'FFMPEG_PATH'
+    | 'DEAD_AIR_SECONDS'
+    | 'FALLBACK_FILE'
   >,
 ): SchedulerOptions {
   return {
@@ -133,6 +164,9 @@ export function schedulerOptionsFromConfig(
     controlHost: config.CONTROL_HOST,
     controlPort: config.CONTROL_PORT,
     crossfadeSeconds: config.CROSSFADE_SECONDS,
+    loudnessTarget: config.LOUDNESS_TARGET,
     ffmpegPath: config.FFMPEG_PATH,
+    deadAirSeconds: config.DEAD_AIR_SECONDS,
+    fallbackFile: config.FALLBACK_FILE,
   };
 }

@@ -298,6 +298,7 @@ class SchedulerImpl implements Scheduler {
       musicDir: parts.root,
       logger: componentLogger(this.#root, 'player'),
       crossfadeSeconds: this.#options.crossfadeSeconds,
+      loudnessTarget: this.#options.loudnessTarget,
       supply: parts.upcoming,
       amplifier: parts.amplifier,
       events: {
@@ -319,8 +320,7 @@ class SchedulerImpl implements Scheduler {
   /** The playout: the clock pulls PCM from the player and hands the same block to every encoder. */
   #startPlayout(player: Player): void {
     const maxBlockFrames = 4410;
-    const block = Buffer.alloc(maxBlockFrames * BYTES_PER_FRAME);
-    const samples = new Int16Array(block.buffer, block.byteOffset, maxBlockFrames * CHANNELS);
+    const block = new Float32Array(maxBlockFrames * CHANNELS);
     const outputs = this.#outputs;
     this.#clock = new Clock({
       logger: componentLogger(this.#root, 'clock'),
@@ -328,9 +328,9 @@ class SchedulerImpl implements Scheduler {
       maxBlockFrames,
       onBlock: (frames, startFrame) => {
         try {
-          player.produce(block, samples, frames, startFrame);
+          player.produce(block, frames, startFrame);
           // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
-          const pcm = Buffer.from(block.subarray(0, frames * BYTES_PER_FRAME));
+          const pcm = Buffer.from(new Uint8Array(block.buffer, 0, frames * BYTES_PER_FRAME));
           outputs?.write(pcm, startFrame);
         } catch (error) {
           this.#log.error({ err: error }, 'playout block failed');

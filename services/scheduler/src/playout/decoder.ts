@@ -1,5 +1,12 @@
 import { FfmpegExitError, type FfmpegProcess, type Logger, spawnFfmpeg } from '@radio/core';
-import { BYTES_PER_FRAME, FFMPEG_PCM_ARGS, secondsToFrames } from '../pcm.ts';
+import {
+  BYTES_PER_FRAME,
+  BYTES_PER_SAMPLE,
+  CHANNELS,
+  FFMPEG_PCM_ARGS,
+  FFMPEG_PCM_CODEC,
+  secondsToFrames,
+} from '../pcm.ts';
 
 export interface DecoderOptions {
   ffmpegPath: string;
@@ -8,6 +15,19 @@ export interface DecoderOptions {
   logger: Logger;
   /** Decoding stops (the pipe is paused) once this much PCM is waiting to be played. */
   bufferSeconds: number;
+  /** Where decoding starts in the file (the cue-in), seconds; 0 or unset: the beginning. */
+  startSeconds?: number | null;
+  /** How much of the file is decoded from there (cue-out − cue-in); unset: to the end. */
+  durationSeconds?: number | null;
+}
+
+/** ffmpeg's input options that cut the file to the part that is played. */
+function cutArgs(start: number | null | undefined, duration: number | null | undefined): string[] {
+  const args: string[] = [];
+  // As input options: ffmpeg seeks, then decodes and drops up to the exact sample.
+  if (start && start > 0) args.push('-ss', start.toFixed(6));
+  if (duration && duration > 0) args.push('-t', duration.toFixed(6));
+  return args;
 }
 
 /**
@@ -47,6 +67,7 @@ export class Decoder {
         'error',
         '-threads',
         '1',
+        ...cutArgs(this.#options.startSeconds, this.#options.durationSeconds),
         '-i',
         path,
         '-map',
@@ -56,7 +77,7 @@ export class Decoder {
         '-dn',
         ...FFMPEG_PCM_ARGS,
         '-acodec',
-        'pcm_s16le',
+        FFMPEG_PCM_CODEC,
         'pipe:1',
       ],
       { ffmpegPath, logger, name: 'decoder', stdin: 'ignore', stdout: 'pipe' },
@@ -125,17 +146,23 @@ export class Decoder {
   }
 
   /**
-   * Copies up to `frames` frames into `target` at byte `offset`; returns how many it copied
-   * (fewer when the buffer runs short).
+   * Copies up to `frames` frames into `target` (interleaved float samples) from frame `offset`;
+   * returns how many it copied (fewer when the buffer runs short).
    */
-  read(target: Buffer, offset: number, frames: number): number {
+  read(target: Float32Array, offset: number, frames: number): number {
     const wanted = Math.min(frames, this.bufferedFrames) * BYTES_PER_FRAME;
+    // Chunks from the pipe split samples anywhere: copy bytes into the float array's memory.
+    const bytes = Buffer.from(
+      target.buffer,
+      target.byteOffset + offset * CHANNELS * BYTES_PER_SAMPLE,
+      wanted,
+    );
     let copied = 0;
     while (copied < wanted) {
       const head = this.#chunks[0] as Buffer;
       const available = head.length - this.#headOffset;
       const take = Math.min(available, wanted - copied);
-      head.copy(target, offset + copied, this.#headOffset, this.#headOffset + take);
+      head.copy(bytes, copied, this.#headOffset, this.#headOffset + take);
       copied += take;
       this.#headOffset += take;
       if (this.#headOffset >= head.length) {

@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import type { Logger, PlaybackState } from '@radio/core';
 import type { Amplifier } from '../operators/amplify.ts';
 import { mixCrossfade } from '../operators/crossfade.ts';
-import { BYTES_PER_FRAME, CHANNELS, framesToSeconds, secondsToFrames } from '../pcm.ts';
+import { Limiter } from '../operators/limiter.ts';
+import { CHANNELS, framesToSeconds, secondsToFrames } from '../pcm.ts';
 import type { QueueEntry } from '../sources/queue-entry.ts';
-import { Decoder } from './decoder.ts';
+import { Deck, planDeck } from './deck.ts';
 
 /** Where the player takes its tracks from (the upcoming list). */
 export interface TrackSupply {
@@ -16,7 +16,7 @@ export interface TrackSupply {
 export type TrackEndReason = 'finished' | 'skipped' | 'stopped' | 'failed';
 
 export interface PlayerEvents {
-  /** The first audio of `entry` is in the block at global frame `frame`. */
+  /** The first audio of `entry` comes out at global frame `frame` (after the limiter's delay). */
   onTrackStart(entry: QueueEntry, frame: number): void;
   onTrackEnd(entry: QueueEntry, reason: TrackEndReason, playedSeconds: number): void;
   /**
@@ -33,6 +33,8 @@ export interface PlayerOptions {
   musicDir: string;
   logger: Logger;
   crossfadeSeconds: number;
+  /** LOUDNESS_TARGET: LUFS every track is levelled to, or null (off: tracks play as mastered). */
+  loudnessTarget: number | null;
   supply: TrackSupply;
   amplifier: Amplifier;
   events: PlayerEvents;
@@ -49,33 +51,34 @@ export interface OnAir {
   readonly startFrame: number;
 }
 
-interface Deck {
-  readonly entry: QueueEntry;
-  readonly decoder: Decoder;
-  played: number;
-  startFrame: number | null;
+interface Fade {
+  readonly total: number;
+  /** Frames over which the incoming track comes up (at most `total`). */
+  readonly fadeIn: number;
+  done: number;
 }
 
 /**
  * The playout state machine and mixer. The clock asks it for each block of PCM; it reads the
- * on-air deck, decodes the next track ahead, crossfades (or joins gaplessly when the crossfade
- * is 0), applies amplify, and plays silence while paused, stopped or with nothing to play.
- * Everything here is synchronous: the clock never waits for a file or a process.
+ * on-air deck at its track's level, decodes the next track ahead, crossfades from the fade
+ * point (or joins gaplessly when the crossfade is 0), applies amplify and then the true-peak
+ * limiter, and plays silence while paused, stopped or with nothing to play. Everything here is
+ * synchronous: the clock never waits for a file or a process.
  */
 export class Player {
   readonly #options: PlayerOptions;
   readonly #log: Logger;
   readonly #crossfadeFrames: number;
   readonly #skipFadeFrames: number;
-  readonly #bufferSeconds: number;
+  readonly #limiter = new Limiter();
   #state: PlaybackState = 'playing';
   #current: Deck | null = null;
   #next: Deck | null = null;
   #outgoing: Deck | null = null;
-  #fade: { total: number; done: number } | null = null;
+  #fade: Fade | null = null;
   #frameBase = 0;
-  #scratchA = Buffer.alloc(0);
-  #scratchB = Buffer.alloc(0);
+  #scratchA = new Float32Array(0);
+  #scratchB = new Float32Array(0);
   #closed = false;
 
   constructor(options: PlayerOptions) {
@@ -83,9 +86,11 @@ export class Player {
     this.#log = options.logger;
     this.#crossfadeFrames = secondsToFrames(Math.max(0, options.crossfadeSeconds));
     this.#skipFadeFrames = secondsToFrames(options.skipFadeSeconds ?? 0.05);
-    // The decoder must hold the whole crossfade when it reaches the end of its file, and it
-    // refills from half its buffer: half the buffer is the crossfade plus a margin.
-    this.#bufferSeconds = 2 * (Math.max(0, options.crossfadeSeconds) + 2);
+  }
+
+  /** Frames between the mix and what comes out of `produce` (the limiter's lookahead). */
+  get latencyFrames(): number {
+    return this.#limiter.latency;
   }
 
   get state(): PlaybackState {
@@ -96,35 +101,34 @@ export class Player {
   onAir(): OnAir | null {
     const deck = this.#current;
     if (!deck || deck.startFrame === null) return null;
-    const decoder = deck.decoder;
     return {
       entry: deck.entry,
       position: framesToSeconds(deck.played),
-      duration: decoder.ended
-        ? framesToSeconds(deck.played + decoder.bufferedFrames)
-        : deck.entry.track.duration,
+      duration: deck.duration,
       startFrame: deck.startFrame,
     };
   }
 
   /**
-   * Fills `frames` frames of `out` (s16le stereo) with the audio due at global frame
-   * `startFrame`. `samples` is `out` seen as Int16Array.
+   * Fills `frames` frames of `out` (interleaved float stereo) with the audio due at global
+   * frame `startFrame`.
    */
-  produce(out: Buffer, samples: Int16Array, frames: number, startFrame: number): void {
+  produce(out: Float32Array, frames: number, startFrame: number): void {
     this.#frameBase = startFrame;
     let filled = 0;
     if (this.#state === 'playing' && !this.#closed) {
       try {
-        filled = this.#fill(out, samples, frames);
+        filled = this.#fill(out, frames);
       } catch (error) {
         // A bug here must not stop the clock: log it and play silence for this block.
         this.#log.error({ err: error }, 'player failed to fill a block');
         filled = 0;
       }
     }
-    if (filled < frames) out.fill(0, filled * BYTES_PER_FRAME, frames * BYTES_PER_FRAME);
-    this.#options.amplifier.process(samples, frames, CHANNELS);
+    if (filled < frames) out.fill(0, filled * CHANNELS, frames * CHANNELS);
+    this.#options.amplifier.process(out, frames, CHANNELS);
+    // Always, even in silence: the limiter's delay line carries the last milliseconds out.
+    this.#limiter.process(out, frames);
   }
 
   /** The head of the upcoming list changed: a deck decoded ahead for another entry is dropped. */
@@ -151,7 +155,7 @@ export class Player {
     const fade = Math.min(deck.decoder.bufferedFrames, this.#skipFadeFrames);
     if (fade > 0 && deck.startFrame !== null && this.#state === 'playing') {
       this.#outgoing = deck;
-      this.#fade = { total: fade, done: 0 };
+      this.#fade = { total: fade, fadeIn: fade, done: 0 };
     } else {
       void deck.decoder.dispose();
     }
@@ -208,14 +212,12 @@ export class Player {
   }
 
   #newDeck(entry: QueueEntry): Deck {
-    const decoder = new Decoder({
+    const { crossfadeSeconds, loudnessTarget } = this.#options;
+    return new Deck(entry, planDeck(entry.track, { crossfadeSeconds, loudnessTarget }), {
       ffmpegPath: this.#options.ffmpegPath,
-      path: join(this.#options.musicDir, entry.track.path),
+      musicDir: this.#options.musicDir,
       logger: this.#log.child({ requestId: entry.requestId, trackId: entry.track.id }),
-      bufferSeconds: this.#bufferSeconds,
     });
-    decoder.start();
-    return { entry, decoder, played: 0, startFrame: null };
   }
 
   /** Makes the head of the upcoming list the current deck (decoded ahead if it was). */
@@ -254,16 +256,16 @@ export class Player {
 
   #announce(deck: Deck, offset: number): void {
     if (deck.startFrame !== null) return;
-    deck.startFrame = this.#frameBase + offset;
+    deck.startFrame = this.#frameBase + offset + this.#limiter.latency;
     this.#options.events.onTrackStart(deck.entry, deck.startFrame);
   }
 
-  #fill(out: Buffer, samples: Int16Array, frames: number): number {
+  #fill(out: Float32Array, frames: number): number {
     let pos = 0;
     // Each pass either fills audio or changes deck; the bound only guards against a bug.
     for (let pass = 0; pos < frames && pass < 32; pass++) {
       if (this.#outgoing) {
-        pos += this.#mixFade(samples, pos, frames - pos);
+        pos += this.#mixFade(out, pos, frames - pos);
         continue;
       }
       const deck = this.#current ?? this.#startNext();
@@ -281,11 +283,11 @@ export class Player {
         continue;
       }
       this.#preload();
-      const crossfade = this.#crossfadeFrames;
+      const overlap = deck.plan.overlapFrames;
       if (
         decoder.ended &&
-        crossfade > 0 &&
-        decoder.bufferedFrames <= crossfade &&
+        overlap > 0 &&
+        decoder.bufferedFrames <= overlap &&
         deck.startFrame !== null &&
         (this.#next?.decoder.bufferedFrames ?? 0) > 0
       ) {
@@ -293,10 +295,10 @@ export class Player {
         continue;
       }
       let want = frames - pos;
-      if (decoder.ended && crossfade > 0 && decoder.bufferedFrames > crossfade) {
-        want = Math.min(want, decoder.bufferedFrames - crossfade);
+      if (decoder.ended && overlap > 0 && decoder.bufferedFrames > overlap) {
+        want = Math.min(want, decoder.bufferedFrames - overlap);
       }
-      const got = decoder.read(out, pos * BYTES_PER_FRAME, want);
+      const got = deck.read(out, pos, want);
       if (got > 0) {
         this.#announce(deck, pos);
         deck.played += got;
@@ -314,43 +316,34 @@ export class Player {
     this.#endDeck(deck, 'finished', false);
     this.#outgoing = deck;
     this.#current = incoming;
-    this.#fade = { total, done: 0 };
+    this.#fade = { total, fadeIn: this.#crossfadeFrames, done: 0 };
   }
 
   /** One stretch of a crossfade (or of a skip's fade-out into the next track). */
-  #mixFade(samples: Int16Array, pos: number, room: number): number {
+  #mixFade(out: Float32Array, pos: number, room: number): number {
     const outgoing = this.#outgoing as Deck;
-    const fade = this.#fade as { total: number; done: number };
+    const fade = this.#fade as Fade;
     const frames = Math.min(room, fade.total - fade.done);
-    const bytes = frames * BYTES_PER_FRAME;
-    if (this.#scratchA.length < bytes) {
-      this.#scratchA = Buffer.alloc(bytes);
-      this.#scratchB = Buffer.alloc(bytes);
+    const samples = frames * CHANNELS;
+    if (this.#scratchA.length < samples) {
+      this.#scratchA = new Float32Array(samples);
+      this.#scratchB = new Float32Array(samples);
     }
     const a = this.#scratchA;
     const b = this.#scratchB;
-    const gotA = outgoing.decoder.read(a, 0, frames);
-    if (gotA < frames) a.fill(0, gotA * BYTES_PER_FRAME, bytes);
+    const gotA = outgoing.read(a, 0, frames);
+    if (gotA < frames) a.fill(0, gotA * CHANNELS, samples);
     const incoming = this.#current ?? this.#startNext();
     let gotB = 0;
     if (incoming && !incoming.decoder.failedEmpty) {
-      gotB = incoming.decoder.read(b, 0, frames);
+      gotB = incoming.read(b, 0, frames);
       if (gotB > 0) {
         this.#announce(incoming, pos);
         incoming.played += gotB;
       }
     }
-    if (gotB < frames) b.fill(0, gotB * BYTES_PER_FRAME, bytes);
-    mixCrossfade(
-      samples,
-      pos,
-      new Int16Array(a.buffer, a.byteOffset, frames * CHANNELS),
-      new Int16Array(b.buffer, b.byteOffset, frames * CHANNELS),
-      frames,
-      fade.done,
-      fade.total,
-      CHANNELS,
-    );
+    if (gotB < frames) b.fill(0, gotB * CHANNELS, samples);
+    mixCrossfade(out, pos, a, b, frames, fade, CHANNELS);
     fade.done += frames;
     if (fade.done >= fade.total || (gotA === 0 && outgoing.decoder.ended)) {
       this.#outgoing = null;
