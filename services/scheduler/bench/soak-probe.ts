@@ -1,6 +1,7 @@
-// Loaded into each service by `bench:soak --diagnostics DIR` (node --import): every
-// SOAK_PROBE_MS it appends the process's memory and its live handles by type to
-// DIR/<service>-<pid>.jsonl, so what grows can be told from what is merely GC noise.
+// Loaded into each service by `bench:soak --diagnostics DIR` (node --import --expose-gc): every
+// SOAK_PROBE_MS it collects garbage, then appends the process's memory and its live handles by
+// type to DIR/<service>-<pid>.jsonl. The live heap after a full collection grows only with
+// what is kept; RSS also moves with the allocator and V8's heap sizing.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,8 +9,10 @@ const dir = process.env.SOAK_PROBE_DIR;
 const service = process.env.SOAK_PROBE_NAME ?? 'node';
 if (dir) {
   const file = join(dir, `${service}-${process.pid}.jsonl`);
+  const gc = (globalThis as { gc?: () => void }).gc;
   const timer = setInterval(
     () => {
+      gc?.();
       const handles: Record<string, number> = {};
       for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
       const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();

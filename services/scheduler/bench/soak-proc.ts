@@ -49,3 +49,34 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   }
   return sxx === 0 ? Number.NaN : sxy / sxx;
 }
+
+/**
+ * The process tree's RSS sampled every `intervalMs`: decoders come and go with the tracks, so
+ * one reading says more about which ffmpeg happened to be alive than about growth; the mean
+ * over the samples since the last `take()` does not.
+ */
+export class TreeSampler {
+  readonly #root: number;
+  readonly #timer: NodeJS.Timeout;
+  #samples: { kb: number; processes: number }[] = [];
+
+  constructor(root: number, intervalMs = 2000) {
+    this.#root = root;
+    this.#timer = setInterval(() => {
+      void treeRssKb(root).then((sample) => this.#samples.push(sample));
+    }, intervalMs);
+  }
+
+  /** Mean RSS (KB) and process count since the last call; one reading now when none. */
+  async take(): Promise<{ kb: number; processes: number }> {
+    const samples = this.#samples.length > 0 ? this.#samples : [await treeRssKb(this.#root)];
+    this.#samples = [];
+    const mean = (pick: (s: { kb: number; processes: number }) => number) =>
+      samples.reduce((sum, s) => sum + pick(s), 0) / samples.length;
+    return { kb: mean((s) => s.kb), processes: mean((s) => s.processes) };
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}

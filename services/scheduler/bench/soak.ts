@@ -7,15 +7,17 @@
 // AAC, Ogg; a few corrupt or empty) back to back (CROSSFADE_SECONDS=0) while listeners come and
 // go, an operator uses the control port and clients use the api. Every `--every` tracks on air
 // (counted from the scheduler's `player.now-playing` events) it prints the RSS of each service
-// and of the scheduler's process tree (node and its ffmpeg children); at the end the
+// and of the scheduler's process tree (node and its ffmpeg children; the mean of readings every
+// 2 s since the last row, as decoders come and go with the tracks); at the end the
 // least-squares slope over the rows after the warm-up, in KB per track.
 //
 // `--diagnostics DIR` keeps the services' logs in DIR, loads bench/soak-probe.ts into each
-// service (process.memoryUsage() and live handles every 10 s, as JSON lines) and lets
-// `kill -USR2 <pid>` write a heap snapshot there.
+// service (live heap after a full GC, memory and live handles every 10 s, as JSON lines), prints
+// the live heap's slope too, and lets `kill -USR2 <pid>` write a heap snapshot there (which
+// itself raises that process's RSS for good: take snapshots in a run whose table you discard).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,7 @@ import { type Bus, createRedisBus, locateFfmpeg, silentLogger } from '@radio/cor
 import { freePort } from '@radio/core/testing';
 import { generateSoakLibrary } from './soak-library.ts';
 import { apiLogin, churnListeners, newCounters, useApi, useControlPort } from './soak-load.ts';
-import { processTree, rssKb, slope, treeRssKb } from './soak-proc.ts';
+import { processTree, rssKb, slope, TreeSampler } from './soak-proc.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,7 +102,7 @@ function startService(
   diagnostics: string | undefined,
 ): Service {
   const nodeOptions = diagnostics
-    ? `--import=${PROBE} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagnostics}`
+    ? `--import=${PROBE} --expose-gc --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagnostics}`
     : '';
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: join(SERVICES_DIR, name),
@@ -198,8 +200,8 @@ const COLUMNS = [
   'stream RSS MB',
   'api RSS MB',
   'scheduler node RSS MB',
-  'scheduler tree RSS MB',
-  'tree procs',
+  'scheduler tree RSS MB (mean)',
+  'tree procs (mean)',
   'listener sessions',
 ];
 
@@ -212,7 +214,7 @@ function formatRow(row: Row): string[] {
     mb(row.api),
     mb(row.scheduler),
     mb(row.tree),
-    String(row.processes),
+    row.processes.toFixed(1),
     String(row.listenerSessions),
   ];
 }
@@ -223,19 +225,20 @@ function printLine(cells: string[]): void {
 
 async function measure(
   services: Record<Service['name'], Service>,
+  tree: TreeSampler,
   tracks: number,
   startedAt: number,
   listenerSessions: number,
 ): Promise<Row> {
-  const tree = await treeRssKb(services.scheduler.pid);
+  const { kb, processes } = await tree.take();
   return {
     tracks,
     seconds: (performance.now() - startedAt) / 1000,
     stream: await rssKb(services.stream.pid),
     api: await rssKb(services.api.pid),
     scheduler: await rssKb(services.scheduler.pid),
-    tree: tree.kb,
-    processes: tree.processes,
+    tree: kb,
+    processes,
     listenerSessions,
   };
 }
@@ -262,6 +265,34 @@ function printSlopes(rows: readonly Row[]): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * `--diagnostics`: the slope of each service's live heap (after a full collection, from
+ * soak-probe.ts) over the tracks after the warm-up, placing each sample by the track on air then.
+ */
+async function printLiveHeapSlopes(
+  dir: string,
+  services: readonly Service[],
+  trackTimes: readonly number[],
+): Promise<void> {
+  const tracksAt = (t: number) => trackTimes.filter((at) => at <= t).length;
+  console.log('\nLive heap after GC (soak-probe), slope after warm-up, KB per track:');
+  for (const service of services) {
+    const text = await readFile(join(dir, `${service.name}-${service.pid}.jsonl`), 'utf8').catch(
+      () => '',
+    );
+    const points = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { t: number; heapUsed: number })
+      .map((sample) => ({ x: tracksAt(sample.t), y: sample.heapUsed }))
+      .filter((point) => point.x >= WARMUP);
+    const value = slope(points);
+    console.log(
+      `  ${service.name.padEnd(15)} ${Number.isNaN(value) ? '-' : value.toFixed(2)}  (${points.length} samples)`,
+    );
+  }
+}
 
 async function startStation(
   dir: string,
@@ -420,13 +451,17 @@ async function main(): Promise<void> {
     );
     printLine(COLUMNS);
     printLine(COLUMNS.map((c) => '-'.repeat(c.length)));
+    const tree = new TreeSampler(services.scheduler.pid);
+    cleanups.push(async () => tree.stop());
     let measuring = Promise.resolve();
+    const trackTimes: number[] = [];
     const counting = countTracks(
       bus,
       (played) => {
+        trackTimes.push(Date.now());
         if (played % EVERY !== 0) return;
         measuring = measuring
-          .then(() => measure(services, played, startedAt, counters.listenerSessions))
+          .then(() => measure(services, tree, played, startedAt, counters.listenerSessions))
           .then((row) => {
             rows.push(row);
             printLine(formatRow(row));
@@ -443,6 +478,9 @@ async function main(): Promise<void> {
       if (service.child.exitCode !== null) throw new Error(`${service.name} exited during the run`);
     }
     printSlopes(rows);
+    if (args.diagnostics) {
+      await printLiveHeapSlopes(resolve(args.diagnostics), Object.values(services), trackTimes);
+    }
     console.log(
       `\nload: ${counters.listenerSessions} listener sessions (${counters.listenerErrors} failed), ` +
         `${counters.controlCommands} control commands (${counters.controlErrors} sessions failed), ` +
