@@ -1,4 +1,10 @@
-import type { Bus, Logger, NowPlaying as NowPlayingPayload, PlaybackState } from '@radio/core';
+import type {
+  Bus,
+  Logger,
+  NowPlaying as NowPlayingPayload,
+  PlaybackState,
+  PlayoutFallback,
+} from '@radio/core';
 import { displayTitle } from './library/library-track.ts';
 import type { MountOutput } from './outputs/mount-output.ts';
 import type { TrackEndReason } from './playout/player.ts';
@@ -26,6 +32,7 @@ export class NowPlaying {
   #current: NowPlayingPayload | null = null;
   #historyId: Promise<number | null> | null = null;
   #state: PlaybackState = 'playing';
+  #fallback: PlayoutFallback | null = null;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: NowPlayingOptions) {
@@ -91,6 +98,23 @@ export class NowPlaying {
     }
   }
 
+  /** Why the fallback is on air, or null. */
+  fallback(): PlayoutFallback | null {
+    return this.#fallback;
+  }
+
+  /**
+   * The fallback is on air (or its reason changed): `title` on every mount from global frame
+   * `frame`, and `player.state` says why. Null when it stepped aside (the track's own title
+   * follows from `trackStarted`).
+   */
+  fallbackChanged(fallback: PlayoutFallback | null, title: string | null, frame: number): void {
+    if (fallback === null && this.#fallback === null) return;
+    this.#fallback = fallback;
+    if (title !== null) for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
+    this.#publishState();
+  }
+
   stateChanged(state: PlaybackState): void {
     this.#state = state;
     this.#publishState();
@@ -113,6 +137,7 @@ export class NowPlaying {
       state: this.#state,
       position,
       amplify: this.#options.amplify(),
+      fallback: this.#fallback,
     };
     this.#publish((bus) => bus.publishState('player.state', payload));
   }
