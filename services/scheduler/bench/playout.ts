@@ -1,17 +1,18 @@
 // `pnpm --filter @radio/scheduler bench:playout [--seconds 60] [--server icecast|stream]
-//  [--skips 3] [--track-seconds 25]`
+//  [--skips 3] [--track-seconds 25] [--node-options '--max-semi-space-size=1']`
 //
 // The scheduler (as its container runs it: `node src/main.ts`) and Liquidsoap 2.1.3 side by
 // side, both playing the same folder into the same stream server with the same three outputs,
 // measured over the same window: CPU of each process tree (from /proc, children included),
-// memory (RSS summed over the tree, and PSS, which counts shared library pages once), bytes
-// each mount delivered to a listener against its nominal bitrate, and skip latency (control
-// command to the next track's audio at a fresh listener).
+// memory (RSS summed over the tree, and PSS, which counts shared library pages once; RSS and
+// process counts split into the main process, the encoder and the decoders), bytes each mount
+// delivered to a listener against its nominal bitrate, skip latency (control command to the
+// next track's audio at a fresh listener), and the scheduler's analysis throughput.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
 import { generateTrack } from '@radio/core/test-audio';
 import { createStreamServer, type StreamServer } from '@radio/stream';
 import { freePort, RealIcecast } from '../tests/helpers/icecast.ts';
+import { benchAnalysis } from './analysis.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,8 +28,11 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: 'icecast' },
     skips: { type: 'string', default: '3' },
     'track-seconds': { type: 'string', default: '25' },
+    /** Node flags for the scheduler, to compare with how its container starts it. */
+    'node-options': { type: 'string', default: '' },
   },
 });
+const NODE_FLAGS = (args['node-options'] ?? '').split(' ').filter(Boolean);
 const WINDOW_S = Number(args.seconds);
 const SKIPS = Number(args.skips);
 const TRACK_S = Number(args['track-seconds']);
@@ -92,16 +97,49 @@ function treeCpu(stats: Map<number, ProcStat>, root: number): number {
   return tree(stats, root).reduce((sum, pid) => sum + (stats.get(pid)?.ticks ?? 0), 0) / CLK_TCK;
 }
 
-async function treeMemory(root: number): Promise<{ rss: number; pss: number; processes: number }> {
+/** What a process of the tree is there for, from its command line. */
+type Role = 'main' | 'encoder' | 'decoder' | 'other';
+const ROLES: readonly Role[] = ['main', 'encoder', 'decoder', 'other'];
+
+async function roleOf(pid: number, root: number): Promise<Role> {
+  if (pid === root) return 'main';
+  const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+  if (!/ffmpeg$/.test(argv[0] ?? '')) return 'other';
+  // The encoder reads PCM on stdin; a decoder reads a file and writes PCM to stdout.
+  return argv.includes('pipe:0') ? 'encoder' : argv.includes('pipe:1') ? 'decoder' : 'other';
+}
+
+interface TreeMemory {
+  rss: number;
+  pss: number;
+  processes: number;
+  /** RSS and count by role. */
+  roles: Record<Role, { rss: number; count: number }>;
+}
+
+async function treeMemory(root: number): Promise<TreeMemory> {
   const pids = tree(await allStats(), root);
-  let rss = 0;
-  let pss = 0;
+  const memory: TreeMemory = {
+    rss: 0,
+    pss: 0,
+    processes: pids.length,
+    roles: {
+      main: { rss: 0, count: 0 },
+      encoder: { rss: 0, count: 0 },
+      decoder: { rss: 0, count: 0 },
+      other: { rss: 0, count: 0 },
+    },
+  };
   for (const pid of pids) {
     const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
-    rss += Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
-    pss += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
+    const rss = Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0) / 1024;
+    memory.rss += rss;
+    memory.pss += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0) / 1024;
+    const role = memory.roles[await roleOf(pid, root)];
+    role.rss += rss;
+    role.count += 1;
   }
-  return { rss: rss / 1024, pss: pss / 1024, processes: pids.length };
+  return memory;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +275,23 @@ async function waitForMounts(base: string, paths: string[]): Promise<void> {
   }
 }
 
+/**
+ * The scheduler measures loudness and cues once, at scan, in the background (Liquidsoap would
+ * measure while it plays, so it has no such figure): seconds of audio per CPU-second.
+ */
+async function analysisRow(): Promise<[string, ...string[]]> {
+  const result = await benchAnalysis({ files: 10, seconds: 30, ffmpegPath });
+  return [
+    'analysis at scan, s of audio per s of one core',
+    '- (measures while playing)',
+    `${result.perCpuSecond.toFixed(1)} (${result.audioSeconds.toFixed(0)} s in ${result.cpuSeconds.toFixed(1)} CPU s)`,
+  ];
+}
+
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
   const dir = await mkdtemp(join(tmpdir(), 'bench-playout-'));
   await chmod(dir, 0o755);
   const music = join(dir, 'music');
@@ -301,7 +355,7 @@ async function main(): Promise<void> {
     const ourControl = await freePort();
     const ours = spawn(
       process.execPath,
-      [fileURLToPath(new URL('../src/main.ts', import.meta.url))],
+      [...NODE_FLAGS, fileURLToPath(new URL('../src/main.ts', import.meta.url))],
       {
         env: {
           PATH: process.env.PATH ?? '',
@@ -411,7 +465,17 @@ async function main(): Promise<void> {
     const cpu0 = systems.map((s) => treeCpu(startStats, s.pid));
     const bytes0 = listeners.map((list) => list.map((l) => l.bytes));
     const t0 = performance.now();
-    const memory = systems.map(() => ({ rss: 0, pss: 0, rssPeak: 0, processes: 0, samples: 0 }));
+    const memory = systems.map(() => ({
+      rss: 0,
+      pss: 0,
+      rssPeak: 0,
+      processes: 0,
+      samples: 0,
+      roles: Object.fromEntries(ROLES.map((role) => [role, { rss: 0, most: 0 }])) as Record<
+        Role,
+        { rss: number; most: number }
+      >,
+    }));
     while (performance.now() - t0 < WINDOW_S * 1000) {
       await sleep(1000);
       for (const [i, system] of systems.entries()) {
@@ -422,6 +486,10 @@ async function main(): Promise<void> {
         acc.rssPeak = Math.max(acc.rssPeak, m.rss);
         acc.processes = Math.max(acc.processes, m.processes);
         acc.samples += 1;
+        for (const role of ROLES) {
+          acc.roles[role].rss += m.roles[role].rss;
+          acc.roles[role].most = Math.max(acc.roles[role].most, m.roles[role].count);
+        }
       }
     }
     const elapsed = (performance.now() - t0) / 1000;
@@ -458,7 +526,20 @@ async function main(): Promise<void> {
         ...memory.map((m) => (m.pss / m.samples).toFixed(1)),
       ],
       ['RSS peak, MB', ...memory.map((m) => m.rssPeak.toFixed(1))],
-      ['processes', ...memory.map((m) => String(m.processes))],
+      [
+        'RSS by role, MB (mean): main / encoder / decoders',
+        ...memory.map((m) =>
+          (['main', 'encoder', 'decoder'] as const)
+            .map((role) =>
+              m.roles[role].most === 0 ? '-' : (m.roles[role].rss / m.samples).toFixed(1),
+            )
+            .join(' / '),
+        ),
+      ],
+      [
+        'processes (most at once): all / encoders / decoders',
+        ...memory.map((m) => `${m.processes} / ${m.roles.encoder.most} / ${m.roles.decoder.most}`),
+      ],
     ];
     for (const [j, mount] of (systems[0]?.mounts ?? []).entries()) {
       rows.push([
@@ -478,6 +559,8 @@ async function main(): Promise<void> {
         return `${m === null ? 'n/a' : m.toFixed(0)} (${list.map((v) => (v === null ? '-' : v.toFixed(0))).join(', ')})`;
       }),
     ]);
+    log('analysis throughput ...');
+    rows.push(await analysisRow());
     const width0 = Math.max(...rows.map((r) => r[0].length));
     const widths = cols.map((c, i) =>
       Math.max(c.length, ...rows.map((r) => (r[i + 1] ?? '').length)),
@@ -485,7 +568,7 @@ async function main(): Promise<void> {
     const line = (cells: string[]) =>
       `| ${cells.map((cell, i) => cell.padEnd(i === 0 ? width0 : (widths[i - 1] as number))).join(' | ')} |`;
     console.log(
-      `\nPlayout benchmark: ${elapsed.toFixed(1)} s window, stream server ${serverName}, ${FREQUENCIES.length} tracks of ${TRACK_S} s, 2 cores\n`,
+      `\nPlayout benchmark: ${elapsed.toFixed(1)} s window, stream server ${serverName}, ${FREQUENCIES.length} tracks of ${TRACK_S} s, ${cpus().length} cores, load average ${loadAtStart} at start${NODE_FLAGS.length > 0 ? `, scheduler run with ${NODE_FLAGS.join(' ')}` : ''}\n`,
     );
     console.log(line(['', ...cols]));
     console.log(line(['-'.repeat(width0), ...widths.map((w) => '-'.repeat(w))]));

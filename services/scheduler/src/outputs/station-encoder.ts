@@ -61,7 +61,11 @@ export function stationEncoderArgs(outputs: readonly Pick<EncoderOutput, 'codecA
   // PCM, which would be a second of silence at every (re)start.
   const args = ['-loglevel', 'error', '-probesize', '32', ...FFMPEG_PCM_ARGS, '-i', 'pipe:0'];
   for (const [index, output] of outputs.entries()) {
-    args.push('-map', '0:a', '-threads', '1', ...output.codecArgs);
+    // The mix is float for its headroom; what the codecs get is 16-bit, as from any station
+    // console. AAC's rate control spends bits on the quantisation noise that float input lacks:
+    // without it a clean tone comes out 25-30 % under the mount's bitrate.
+    args.push('-map', '0:a', '-af', 'aformat=sample_fmts=s16', '-threads', '1');
+    args.push(...output.codecArgs);
     args.push('-flush_packets', '1', `pipe:${index + 3}`);
   }
   return args;
