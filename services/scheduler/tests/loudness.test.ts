@@ -46,8 +46,19 @@ async function measure(file: string, from?: number, seconds?: number): Promise<L
   return { loudness, truePeak: peak === '-inf' ? -Infinity : Number(peak) };
 }
 
-/** The tone with `gainDb` applied, as FLAC (16-bit: a gain past full scale clips hard). */
-async function toneTrack(path: string, title: string, gainDb: number): Promise<void> {
+/**
+ * Quiet, with a 10 ms burst near full scale every second: its true peak is far above its
+ * loudness, so levelling drives it into the limiter.
+ */
+const PEAKY = '0.05*sin(2*PI*330*t)+if(lt(mod(t\\,1)\\,0.01)\\,0.94*sin(2*PI*2000*t)\\,0)';
+
+/** `expression` with `gainDb` applied, as FLAC (16-bit: a gain past full scale clips hard). */
+async function toneTrack(
+  path: string,
+  title: string,
+  gainDb: number,
+  expression = TONE,
+): Promise<void> {
   await runFfmpeg(
     [
       '-loglevel',
@@ -56,7 +67,7 @@ async function toneTrack(path: string, title: string, gainDb: number): Promise<v
       '-f',
       'lavfi',
       '-i',
-      `aevalsrc=${TONE}:s=44100:d=${TRACK_SECONDS}`,
+      `aevalsrc=${expression}:s=44100:d=${TRACK_SECONDS}`,
       '-af',
       `volume=${gainDb.toFixed(2)}dB`,
       '-sample_fmt',
@@ -88,6 +99,7 @@ describe('loudness at the listener (LOUDNESS_TARGET -16)', () => {
   let dir: string;
   let station: TestStation;
   const titles = ['At -30', 'At -16', 'At -6', 'Clipping'];
+  const all = [...titles, 'Peaky'];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'loudness-'));
@@ -103,6 +115,7 @@ describe('loudness at the listener (LOUDNESS_TARGET -16)', () => {
     }
     // 20 dB past full scale: a hard-clipped square-ish wave, true peak over 0 dBTP.
     await toneTrack(join(music, 'clip.flac'), 'Clipping', 20 - (-12 - base));
+    await toneTrack(join(music, 'peaky.flac'), 'Peaky', 0, PEAKY);
     station = await TestStation.start({
       crossfadeSeconds: 0,
       reuse: { dir, fixtures: { dir: music, valid: [], corrupt: '', empty: '' } },
@@ -117,9 +130,9 @@ describe('loudness at the listener (LOUDNESS_TARGET -16)', () => {
 
   it('brings each track to the target +-1 LU with true peaks at most -1 dBTP', async () => {
     // The background analysis measures the tracks first (a deck decoded before plays as is).
-    await waitFor('the four tracks analysed', async () => {
+    await waitFor('the five tracks analysed', async () => {
       const state = await station.bus.getState('library-analysis');
-      return state?.pending === 0 && state.analysed === 4;
+      return state?.pending === 0 && state.analysed === all.length;
     });
     // Two changes of track: what plays from then on was decoded after the analysis.
     for (let change = 0; change < 2; change++) {
@@ -132,14 +145,14 @@ describe('loudness at the listener (LOUDNESS_TARGET -16)', () => {
     }
     const capture = await listen(`${station.streamUrl}/radio.mp3`, 60_000, (sofar) => {
       const seen = new Set(portions(sofar).map((p) => p.title));
-      return titles.every((title) => seen.has(title));
+      return all.every((title) => seen.has(title));
     });
     const file = join(dir, 'capture.mp3');
     await writeFile(file, capture.audio);
     const measured: Record<string, Levels> = {};
     for (const part of portions(capture)) {
-      // Half a second off each end: the title changes within a few MP3 frames of the audio.
-      measured[part.title] = await measure(file, part.from + 0.5, part.to - part.from - 1);
+      // A second off each end: the title change and the audio are not sample-aligned.
+      measured[part.title] = await measure(file, part.from + 1, part.to - part.from - 2);
     }
     const whole = await measure(file, 0.2, capture.audio.length / MP3_BYTES_PER_SECOND - 0.2);
     process.stderr.write(
@@ -150,6 +163,9 @@ describe('loudness at the listener (LOUDNESS_TARGET -16)', () => {
       expect(levels.loudness).toBeGreaterThanOrEqual(-17);
       expect(levels.loudness).toBeLessThanOrEqual(-15);
     }
+    // The peaky track's boost is bounded (see track-gain.ts), so it is not held to the target;
+    // the limiter took its bursts down, and nothing anywhere passes -1 dBTP.
+    expect((measured.Peaky as Levels).truePeak).toBeLessThanOrEqual(-1);
     expect(whole.truePeak).toBeLessThanOrEqual(-1);
   });
 });
