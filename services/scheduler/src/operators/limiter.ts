@@ -76,6 +76,13 @@ export class Limiter {
   readonly #lookahead: number;
   readonly #release: number;
   readonly #filters: Float64Array[];
+  /**
+   * No point between samples can pass the ceiling while every sample the filters read stays
+   * under this (the ceiling over the filters' largest sum of absolute taps).
+   */
+  readonly #quietLevel: number;
+  /** Frames since the last sample over `#quietLevel`: the filters are skipped once past them. */
+  #sinceLoud = Number.POSITIVE_INFINITY;
   /** Input history, interleaved, a power of two of frames long. */
   readonly #ring: Float32Array;
   readonly #mask: number;
@@ -101,6 +108,10 @@ export class Limiter {
     this.#lookahead = Math.max(1, Math.round((options.lookaheadSeconds ?? 0.005) * SAMPLE_RATE));
     this.#release = 1 - Math.exp(-1 / ((options.releaseSeconds ?? 0.1) * SAMPLE_RATE));
     this.#filters = interpolationFilters();
+    const widest = Math.max(
+      ...this.#filters.map((taps) => taps.reduce((sum, tap) => sum + Math.abs(tap), 0)),
+    );
+    this.#quietLevel = this.#ceiling / widest;
     this.latency = this.#lookahead + HALF_TAPS;
     let size = 1;
     while (size < this.latency + 2 * HALF_TAPS + 2) size *= 2;
@@ -127,8 +138,16 @@ export class Limiter {
     const delay = this.latency;
     for (let frame = 0, i = 0; frame < frames; frame++, i += channels) {
       const pos = this.#pos;
-      for (let c = 0; c < channels; c++) ring[pos * channels + c] = samples[i + c] as number;
-      const gain = this.#gainFor(this.#truePeak(pos));
+      let loud = false;
+      for (let c = 0; c < channels; c++) {
+        const sample = samples[i + c] as number;
+        ring[pos * channels + c] = sample;
+        if (sample > this.#quietLevel || sample < -this.#quietLevel) loud = true;
+      }
+      this.#sinceLoud = loud ? 0 : this.#sinceLoud + 1;
+      const gain = this.#gainFor(
+        this.#sinceLoud < 2 * HALF_TAPS ? this.#truePeak(pos) : this.#quiet(),
+      );
       const out = ((pos - delay) & mask) * channels;
       for (let c = 0; c < channels; c++) samples[i + c] = (ring[out + c] as number) * gain;
       this.#pos = (pos + 1) & mask;
@@ -162,6 +181,13 @@ export class Limiter {
     const both = Math.max(peak, this.#previousPeak);
     this.#previousPeak = peak;
     return both;
+  }
+
+  /** The peak of a frame whose filters read only quiet samples: under the ceiling. */
+  #quiet(): number {
+    const previous = this.#previousPeak;
+    this.#previousPeak = 0;
+    return previous;
   }
 
   /** Feeds one frame's peak in and returns the gain for the frame leaving the delay line now. */
