@@ -32,6 +32,10 @@ export interface PlayerOptions {
   /** MUSIC_DIR, absolute: track paths are relative to it. */
   musicDir: string;
   logger: Logger;
+  /**
+   * CROSSFADE_SECONDS: how long the incoming track fades in, and the overlap of a track without
+   * a fade point; 0 joins tracks back to back.
+   */
   crossfadeSeconds: number;
   /** LOUDNESS_TARGET: LUFS every track is levelled to, or null (off: tracks play as mastered). */
   loudnessTarget: number | null;
@@ -45,9 +49,9 @@ export interface PlayerOptions {
 export interface OnAir {
   readonly entry: QueueEntry;
   readonly position: number;
-  /** Seconds: exact once the whole file is decoded, from the tags before. */
+  /** Seconds played (cue-in to cue-out): exact once all is decoded, from analysis or tags before. */
   readonly duration: number | null;
-  /** Global frame at which it started. */
+  /** Global frame at which it started (its first audio out of the limiter). */
   readonly startFrame: number;
 }
 
