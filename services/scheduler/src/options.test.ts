@@ -1,0 +1,18 @@
+import { describe, expect, it } from '@jest/globals';
+import { resolveOptions } from './options.ts';
+
+const base = { musicDir: '/music', streamUrl: 'http://127.0.0.1:8000', sourcePassword: 'pw' };
+
+describe('resolveOptions: loudnessTarget', () => {
+  it('levels to -16 LUFS unless told otherwise, and null turns levelling off', () => {
+    expect(resolveOptions(base).loudnessTarget).toBe(-16);
+    expect(resolveOptions({ ...base, loudnessTarget: -23 }).loudnessTarget).toBe(-23);
+    expect(resolveOptions({ ...base, loudnessTarget: null }).loudnessTarget).toBeNull();
+  });
+
+  it('refuses a target outside -30 to -10 LUFS', () => {
+    for (const loudnessTarget of [-31, -9, Number.NaN]) {
+      expect(() => resolveOptions({ ...base, loudnessTarget })).toThrow(/loudnessTarget/);
+    }
+  });
+});
