@@ -15,6 +15,7 @@ import { AmplifySetting } from './amplify-setting.ts';
 import { AnalysisWorker } from './analysis/analysis-worker.ts';
 import { registerBusCommands } from './bus-commands.ts';
 import { registerBuiltins } from './control/builtins.ts';
+import { registerPlayoutCommands } from './control/playout-commands.ts';
 import { CommandRegistry } from './control/registry.ts';
 import { ControlServer } from './control/server.ts';
 import { registerStationCommands } from './control/station-commands.ts';
@@ -29,6 +30,7 @@ import type { MountOutput, MountStatus } from './outputs/mount-output.ts';
 import { StationOutputs } from './outputs/station-outputs.ts';
 import { BYTES_PER_FRAME, CHANNELS } from './pcm.ts';
 import { Clock } from './playout/clock.ts';
+import { OnAirWatch } from './playout/on-air-watch.ts';
 import { Player } from './playout/player.ts';
 import type { Db } from './repositories/db.ts';
 import { HistoryRepository } from './repositories/history-repository.ts';
@@ -116,6 +118,7 @@ class SchedulerImpl implements Scheduler {
   #mounts: readonly MountOutput[] = [];
   #nowPlaying: NowPlaying | null = null;
   #controller: PlayoutController | null = null;
+  #watch: OnAirWatch | null = null;
   #cleanups: (() => void)[] = [];
   #queueTimer: NodeJS.Timeout | null = null;
   #startedAt = Date.now();
@@ -208,7 +211,11 @@ class SchedulerImpl implements Scheduler {
       amplify.onChange(() => nowPlaying.publishState()),
     );
 
-    this.#startPlayout(player);
+    this.#watch = new OnAirWatch(
+      { player, upcoming, nowPlaying, ffmpegPath, options },
+      { db: this.#db, bus: this.#bus, logger: this.#root },
+    );
+    this.#startPlayout(player, this.#watch);
     await this.#startAnalysis(library, ffmpegPath);
     const control = await this.#startControl(controller, root);
     this.#cleanups.push(registerBusCommands(this.#bus, controller));
@@ -318,7 +325,7 @@ class SchedulerImpl implements Scheduler {
   }
 
   /** The playout: the clock pulls PCM from the player and hands the same block to every encoder. */
-  #startPlayout(player: Player): void {
+  #startPlayout(player: Player, watch: OnAirWatch): void {
     const maxBlockFrames = 4410;
     const block = new Float32Array(maxBlockFrames * CHANNELS);
     const outputs = this.#outputs;
@@ -329,6 +336,7 @@ class SchedulerImpl implements Scheduler {
       onBlock: (frames, startFrame) => {
         try {
           player.produce(block, frames, startFrame);
+          watch.process(block, frames, startFrame);
           // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
           const pcm = Buffer.from(new Uint8Array(block.buffer, 0, frames * BYTES_PER_FRAME));
           outputs?.write(pcm, startFrame);
@@ -345,6 +353,7 @@ class SchedulerImpl implements Scheduler {
     const options = this.#options;
     registerBuiltins(this.commands, () => this.#startedAt);
     registerStationCommands(this.commands, controller, () => root);
+    registerPlayoutCommands(this.commands, () => (this.#watch as OnAirWatch).status());
     const control = new ControlServer({
       host: options.controlHost,
       port: options.controlPort,
@@ -365,7 +374,7 @@ class SchedulerImpl implements Scheduler {
       amplify: 1,
     };
     return {
-      player,
+      player: { ...player, fallback: this.#nowPlaying?.fallback() ?? null },
       mounts: this.#outputs?.status() ?? [],
       library: {
         tracks: this.#library?.tracks().length ?? 0,
@@ -397,6 +406,7 @@ class SchedulerImpl implements Scheduler {
     await step('control', () => this.#control?.stop());
     await step('clock', () => this.#clock?.stop());
     await step('player', () => this.#player?.close());
+    await step('fallback', () => this.#watch?.close());
     await step('outputs', () => this.#outputs?.stop());
     await step('analysis', () => this.#analysis?.stop());
     await step('library', () => this.#library?.stop());
@@ -406,6 +416,7 @@ class SchedulerImpl implements Scheduler {
 
   #onLibraryChange(change: LibraryChange): void {
     this.#upcoming?.applyLibraryChange(change);
+    this.#watch?.libraryChanged();
     const small = change.paths.length <= 100;
     const payload = {
       added: change.added.length,

@@ -39,6 +39,7 @@ describe('control port commands on a running scheduler', () => {
         'Available commands:',
         '| exit',
         '| help [<command>]',
+        '| playout.status',
         '| quit',
         '| request.metadata [<rid>]',
         '| request.on_air',

@@ -7,7 +7,9 @@ import {
 } from '@radio/core';
 import { displayTitle } from '../library/library-track.ts';
 import type { NowPlaying } from '../now-playing.ts';
-import type { TrackRepository } from '../repositories/track-repository.ts';
+import type { ResolvedOptions } from '../options.ts';
+import type { Db } from '../repositories/db.ts';
+import { TrackRepository } from '../repositories/track-repository.ts';
 import type { QueueEntry } from '../sources/queue-entry.ts';
 import { DeadAirGuard, type GuardedTrack } from './dead-air-guard.ts';
 import { FallbackSource } from './fallback-source.ts';
@@ -20,19 +22,21 @@ export interface WatchedPlayer {
   skip(): unknown;
 }
 
-export interface OnAirWatchOptions {
+/** What the watch looks at, made by the scheduler's earlier steps. */
+export interface OnAirWatchParts {
   player: WatchedPlayer;
   /** The head of the upcoming list: null when nothing is left to play. */
   upcoming: { head(): QueueEntry | null };
   nowPlaying: NowPlaying;
-  tracks: TrackRepository;
+  ffmpegPath: string;
+  options: Pick<ResolvedOptions, 'deadAirSeconds' | 'fallbackFile' | 'station'>;
+}
+
+export interface OnAirWatchDeps {
+  db: Db;
   bus: Bus;
   /** The scheduler's root logger (each part logs as its own component). */
   logger: Logger;
-  ffmpegPath: string;
-  deadAirSeconds: number;
-  fallbackFile: string | undefined;
-  stationName: string;
 }
 
 /** What `playout.status` answers. */
@@ -50,37 +54,37 @@ export interface PlayoutStatus {
  * when there is nothing to play, and the dead-air guard while a track is on air.
  */
 export class OnAirWatch {
-  readonly #options: OnAirWatchOptions;
+  readonly #parts: OnAirWatchParts;
   readonly #source: FallbackSource;
   readonly #fallback: FallbackSwitch;
   readonly #guard: DeadAirGuard;
 
-  constructor(options: OnAirWatchOptions) {
-    this.#options = options;
-    const { player, upcoming, nowPlaying, bus } = options;
-    const log = componentLogger(options.logger, 'fallback');
+  constructor(parts: OnAirWatchParts, deps: OnAirWatchDeps) {
+    this.#parts = parts;
+    const { player, upcoming, nowPlaying, options } = parts;
+    const tracks = new TrackRepository(deps.db);
+    const log = componentLogger(deps.logger, 'fallback');
     this.#source = new FallbackSource({
-      ffmpegPath: options.ffmpegPath,
+      ffmpegPath: parts.ffmpegPath,
       file: options.fallbackFile,
       logger: log,
     });
     this.#fallback = new FallbackSwitch({
       audio: this.#source,
       idle: () => player.state === 'playing' && !player.onAir() && !upcoming.head(),
-      hasFiles: async () =>
-        (await options.tracks.stamps()).some((stamp) => stamp.status !== 'missing'),
-      stationName: options.stationName,
+      hasFiles: async () => (await tracks.stamps()).some((stamp) => stamp.status !== 'missing'),
+      stationName: options.station.name,
       logger: log,
       onChange: (fallback, title, frame) => nowPlaying.fallbackChanged(fallback, title, frame),
     });
-    const guardLog = componentLogger(options.logger, 'dead-air');
+    const guardLog = componentLogger(deps.logger, 'dead-air');
     this.#guard = new DeadAirGuard({
       seconds: options.deadAirSeconds,
       logger: guardLog,
       onAir: () => this.#guardedTrack(),
       skip: () => player.skip(),
       onDeadAir: (event) =>
-        bus.publish('playout.dead_air', event).catch((error: unknown) => {
+        deps.bus.publish('playout.dead_air', event).catch((error: unknown) => {
           guardLog.warn({ err: error }, 'cannot publish on the bus');
         }),
     });
@@ -98,7 +102,7 @@ export class OnAirWatch {
   }
 
   status(): PlayoutStatus {
-    const { player } = this.#options;
+    const { player } = this.#parts;
     const onAir = this.#fallback.active
       ? 'fallback'
       : player.state !== 'stopped' && player.onAir()
@@ -109,7 +113,7 @@ export class OnAirWatch {
       onAir,
       fallback: this.#fallback.fallback,
       deadAirSkips: this.#guard.skips,
-      deadAirSeconds: this.#options.deadAirSeconds,
+      deadAirSeconds: this.#parts.options.deadAirSeconds,
     };
   }
 
@@ -118,7 +122,7 @@ export class OnAirWatch {
   }
 
   #guardedTrack(): GuardedTrack | null {
-    const { player } = this.#options;
+    const { player } = this.#parts;
     if (player.state !== 'playing' || this.#fallback.active) return null;
     const entry = player.onAir()?.entry;
     if (!entry) return null;
