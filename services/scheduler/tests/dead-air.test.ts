@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { DeadAir, NowPlaying } from '@radio/core';
-import { generateTrack } from '@radio/core/test-audio';
+import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
 import { decode, listen, rmsWindows } from './helpers/listen.ts';
 import { ffmpegPath, TestStation } from './helpers/station.ts';
@@ -129,6 +129,22 @@ describe('an empty music folder', () => {
     const state = await station.bus.getState('player-state');
     expect(state?.fallback?.reason).toBe('empty-library');
     expect(station.scheduler.status().player.fallback?.reason).toBe('empty-library');
+  });
+
+  it('says so when the files there cannot be played', async () => {
+    await writeCorruptFile(join(station.music, 'broken.mp3'));
+    await waitFor('the fallback reason changed', async () => {
+      const status = await playoutStatus(station);
+      return status.on_air === 'fallback' && status.fallback_reason === 'no-playable-tracks';
+    });
+    await waitFor('the new title on every mount', () =>
+      station.scheduler
+        .status()
+        .mounts.every(
+          (mount) =>
+            mount.title === 'Radio: no playable music — check the files in the music folder',
+        ),
+    );
   });
 
   it('plays a file added then, and the fallback steps aside', async () => {

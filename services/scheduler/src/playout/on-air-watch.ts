@@ -58,6 +58,7 @@ export class OnAirWatch {
   readonly #source: FallbackSource;
   readonly #fallback: FallbackSwitch;
   readonly #guard: DeadAirGuard;
+  #guarded: GuardedTrack | null = null;
 
   constructor(parts: OnAirWatchParts, deps: OnAirWatchDeps) {
     this.#parts = parts;
@@ -126,10 +127,11 @@ export class OnAirWatch {
     if (player.state !== 'playing' || this.#fallback.active) return null;
     const entry = player.onAir()?.entry;
     if (!entry) return null;
-    return {
-      requestId: entry.requestId,
-      trackId: entry.track.id,
-      title: displayTitle(entry.track),
-    };
+    // Asked at every block: the same object while the same track plays.
+    if (this.#guarded?.requestId !== entry.requestId) {
+      const title = displayTitle(entry.track);
+      this.#guarded = { requestId: entry.requestId, trackId: entry.track.id, title };
+    }
+    return this.#guarded;
   }
 }
