@@ -6,7 +6,7 @@ import type { DeadAir, NowPlaying } from '@radio/core';
 import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
 import { decode, listen, rmsWindows } from './helpers/listen.ts';
-import { ffmpegPath, TestStation } from './helpers/station.ts';
+import { ADMIN, ffmpegPath, TestStation } from './helpers/station.ts';
 
 jest.setTimeout(90_000);
 
@@ -121,6 +121,13 @@ describe('an empty music folder', () => {
       expect(Math.max(...rmsWindows(pcm, 0.1))).toBeGreaterThan(-35);
     }
 
+    // The stream server's admin page shows it beside each mount.
+    const admin = await fetch(`${station.streamUrl}/admin/`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`,
+      },
+    });
+    expect(await admin.text()).toContain(FALLBACK_TITLE);
     expect(await playoutStatus(station)).toMatchObject({
       state: 'playing',
       on_air: 'fallback',
