@@ -1,15 +1,17 @@
 // `pnpm --filter @radio/scheduler bench:playout [--seconds 60] [--server icecast|stream]
-//  [--skips 3] [--track-seconds 25] [--node-options '--max-semi-space-size=1']`
+//  [--skips 3] [--track-seconds 25] [--node-options=--max-semi-space-size=1]
+//  [--env MALLOC_ARENA_MAX=1]`
 //
 // The scheduler (as its container runs it: `node src/main.ts`) and Liquidsoap 2.1.3 side by
 // side, both playing the same folder into the same stream server with the same three outputs,
 // measured over the same window: CPU of each process tree (from /proc, children included),
-// memory (RSS summed over the tree, and PSS, which counts shared library pages once; RSS and
-// process counts split into the main process, the encoder and the decoders), bytes each mount
+// memory (RSS summed over the tree; PSS, which splits a shared page between the processes that
+// map it; the tree's resident pages each counted once; RSS and process counts split into the
+// main process, the encoder and the decoders), bytes each mount
 // delivered to a listener against its nominal bitrate, skip latency (control command to the
 // next track's audio at a fresh listener), and the scheduler's analysis throughput.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { connect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -28,11 +30,18 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: 'icecast' },
     skips: { type: 'string', default: '3' },
     'track-seconds': { type: 'string', default: '25' },
-    /** Node flags for the scheduler, to compare with how its container starts it. */
+    /** Node flags and extra environment (`KEY=VALUE`) for the scheduler, to try settings. */
     'node-options': { type: 'string', default: '' },
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const NODE_FLAGS = (args['node-options'] ?? '').split(' ').filter(Boolean);
+const EXTRA_ENV = Object.fromEntries(
+  (args.env ?? []).map((pair) => [
+    pair.slice(0, pair.indexOf('=')),
+    pair.slice(pair.indexOf('=') + 1),
+  ]),
+);
 const WINDOW_S = Number(args.seconds);
 const SKIPS = Number(args.skips);
 const TRACK_S = Number(args['track-seconds']);
@@ -40,6 +49,7 @@ const SOURCE_PASSWORD = 'bench-source';
 const ADMIN = { user: 'admin', password: 'bench-admin' };
 const ffmpegPath = locateFfmpeg().path;
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const PAGE = 4096;
 const FREQUENCIES = [300, 370, 450, 540, 650, 780];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,9 +119,55 @@ async function roleOf(pid: number, root: number): Promise<Role> {
   return argv.includes('pipe:0') ? 'encoder' : argv.includes('pipe:1') ? 'decoder' : 'other';
 }
 
+/**
+ * The physical pages resident in any process of the tree, each counted once (from
+ * /proc/<pid>/pagemap; root only, else null): what the tree holds in RAM. Summed RSS counts a
+ * library page once per process that maps it, PSS splits it with processes outside the tree.
+ */
+async function residentPages(pids: readonly number[]): Promise<Set<number> | null> {
+  const frames = new Set<number>();
+  for (const pid of pids) {
+    const file = await open(`/proc/${pid}/pagemap`, 'r').catch(() => null);
+    if (!file) continue;
+    try {
+      for (const range of await residentRanges(pid)) {
+        const entries = new BigUint64Array(range.pages);
+        await file.read(new Uint8Array(entries.buffer), 0, range.pages * 8, range.first * 8);
+        for (const entry of entries) {
+          // Bit 63: present; bits 0-54: the page frame (zero without CAP_SYS_ADMIN).
+          if (entry >> 63n) frames.add(Number(entry & 0x7f_ffff_ffff_ffffn));
+        }
+      }
+    } finally {
+      await file.close();
+    }
+  }
+  return frames.size > 0 && !frames.has(0) ? frames : null;
+}
+
+/** The mappings of a process that have pages in memory, in pages. */
+async function residentRanges(pid: number): Promise<{ first: number; pages: number }[]> {
+  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8').catch(() => '');
+  const ranges: { first: number; pages: number }[] = [];
+  let range: { first: number; pages: number } | null = null;
+  for (const line of smaps.split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (mapping) {
+      const from = Number.parseInt(mapping[1] as string, 16);
+      const to = Number.parseInt(mapping[2] as string, 16);
+      range = { first: from / PAGE, pages: (to - from) / PAGE };
+    } else if (range && /^Rss:\s+[1-9]/.test(line)) {
+      ranges.push(range);
+    }
+  }
+  return ranges;
+}
+
 interface TreeMemory {
   rss: number;
   pss: number;
+  /** MB resident in the tree, each page once (null when pagemap is not readable). */
+  unique: number | null;
   processes: number;
   /** RSS and count by role. */
   roles: Record<Role, { rss: number; count: number }>;
@@ -122,6 +178,7 @@ async function treeMemory(root: number): Promise<TreeMemory> {
   const memory: TreeMemory = {
     rss: 0,
     pss: 0,
+    unique: null,
     processes: pids.length,
     roles: {
       main: { rss: 0, count: 0 },
@@ -139,6 +196,8 @@ async function treeMemory(root: number): Promise<TreeMemory> {
     role.rss += rss;
     role.count += 1;
   }
+  const frames = await residentPages(pids);
+  memory.unique = frames === null ? null : (frames.size * PAGE) / 1024 / 1024;
   return memory;
 }
 
@@ -368,6 +427,7 @@ async function main(): Promise<void> {
           CONTROL_HOST: '127.0.0.1',
           CONTROL_PORT: String(ourControl),
           LOG_LEVEL: 'warn',
+          ...EXTRA_ENV,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
@@ -468,6 +528,7 @@ async function main(): Promise<void> {
     const memory = systems.map(() => ({
       rss: 0,
       pss: 0,
+      unique: 0,
       rssPeak: 0,
       processes: 0,
       samples: 0,
@@ -483,6 +544,7 @@ async function main(): Promise<void> {
         const acc = memory[i] as (typeof memory)[number];
         acc.rss += m.rss;
         acc.pss += m.pss;
+        acc.unique += m.unique ?? Number.NaN;
         acc.rssPeak = Math.max(acc.rssPeak, m.rss);
         acc.processes = Math.max(acc.processes, m.processes);
         acc.samples += 1;
@@ -522,8 +584,12 @@ async function main(): Promise<void> {
         ...memory.map((m) => (m.rss / m.samples).toFixed(1)),
       ],
       [
-        'PSS total, MB (shared pages once, mean)',
+        'PSS total, MB (shared pages split, mean)',
         ...memory.map((m) => (m.pss / m.samples).toFixed(1)),
+      ],
+      [
+        'resident, MB (each page once across the tree, mean)',
+        ...memory.map((m) => (Number.isNaN(m.unique) ? 'n/a' : (m.unique / m.samples).toFixed(1))),
       ],
       ['RSS peak, MB', ...memory.map((m) => m.rssPeak.toFixed(1))],
       [
@@ -568,7 +634,7 @@ async function main(): Promise<void> {
     const line = (cells: string[]) =>
       `| ${cells.map((cell, i) => cell.padEnd(i === 0 ? width0 : (widths[i - 1] as number))).join(' | ')} |`;
     console.log(
-      `\nPlayout benchmark: ${elapsed.toFixed(1)} s window, stream server ${serverName}, ${FREQUENCIES.length} tracks of ${TRACK_S} s, ${cpus().length} cores, load average ${loadAtStart} at start${NODE_FLAGS.length > 0 ? `, scheduler run with ${NODE_FLAGS.join(' ')}` : ''}\n`,
+      `\nPlayout benchmark: ${elapsed.toFixed(1)} s window, stream server ${serverName}, ${FREQUENCIES.length} tracks of ${TRACK_S} s, ${cpus().length} cores, load average ${loadAtStart} at start${NODE_FLAGS.length + (args.env ?? []).length > 0 ? `, scheduler run with ${[...(args.env ?? []), ...NODE_FLAGS].join(' ')}` : ''}\n`,
     );
     console.log(line(['', ...cols]));
     console.log(line(['-'.repeat(width0), ...widths.map((w) => '-'.repeat(w))]));
