@@ -12,6 +12,8 @@ import { ffmpegPath, TestStation } from './helpers/station.ts';
 jest.setTimeout(90_000);
 
 const FILES = 200;
+/** The stream server's burst to a new listener: 64 KiB, 4 s of the 128 kbit/s mount, and a margin. */
+const BURST_SECONDS = 5;
 const TONES = [330, 415, 494, 587];
 
 /**
@@ -77,6 +79,9 @@ describe('background analysis on a playing station', () => {
     const states: LibraryAnalysis[] = [];
     let finished = false;
     await waitFor('the station on air', () => station.scheduler.status().player.nowPlaying);
+    // Until the scan indexes the first file the fallback chime plays, and its rests between
+    // rounds are silences: let the burst a new listener gets hold music only.
+    await new Promise((resolve) => setTimeout(resolve, BURST_SECONDS * 1000));
     const capturing = listen(`${station.streamUrl}/radio.mp3`, 80_000, () => finished);
     const done = await waitFor(
       '200 tracks analysed',
@@ -98,8 +103,7 @@ describe('background analysis on a playing station', () => {
     expect(done.rate).toBeGreaterThan(0);
     expect(analysed()).toBe(FILES);
 
-    // No underrun: the clock kept time and the listener heard no gap between the tones. The
-    // silence before the first track, at the start of the burst, is not a gap.
+    // No underrun: the clock kept time and the listener heard no gap between the tones.
     const warnings = lines.filter((line) => line.level === 'warn' || line.level === 'error');
     expect(warnings.filter((line) => /fell behind/.test(line.msg))).toEqual([]);
     expect(capture.status).toBe(200);
