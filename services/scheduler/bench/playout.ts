@@ -1,9 +1,9 @@
 // `pnpm --filter @radio/scheduler bench:playout [--seconds 60] [--server icecast|stream]
-//  [--skips 3] [--track-seconds 25] [--node-options=--max-semi-space-size=1]
+//  [--skips 3] [--track-seconds 25] [--node-options='--max-semi-space-size=1']
 //  [--env MALLOC_ARENA_MAX=1]`
 //
-// The scheduler (as its container runs it: `node src/main.ts`) and Liquidsoap 2.1.3 side by
-// side, both playing the same folder into the same stream server with the same three outputs,
+// The scheduler, as its container runs it (`node --max-semi-space-size=1 src/main.ts` with
+// MALLOC_ARENA_MAX=1), and Liquidsoap 2.1.3 side by side, both playing the same folder into the same stream server with the same three outputs,
 // measured over the same window: CPU of each process tree (from /proc, children included),
 // memory (RSS summed over the tree; PSS, which splits a shared page between the processes that
 // map it; the tree's resident pages each counted once; RSS and process counts split into the
@@ -30,9 +30,12 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: 'icecast' },
     skips: { type: 'string', default: '3' },
     'track-seconds': { type: 'string', default: '25' },
-    /** Node flags and extra environment (`KEY=VALUE`) for the scheduler, to try settings. */
-    'node-options': { type: 'string', default: '' },
-    env: { type: 'string', multiple: true, default: [] },
+    /**
+     * Node flags and extra environment (`KEY=VALUE`) for the scheduler; the defaults are the
+     * container's (services/scheduler/Dockerfile).
+     */
+    'node-options': { type: 'string', default: '--max-semi-space-size=1' },
+    env: { type: 'string', multiple: true, default: ['MALLOC_ARENA_MAX=1'] },
   },
 });
 const NODE_FLAGS = (args['node-options'] ?? '').split(' ').filter(Boolean);
