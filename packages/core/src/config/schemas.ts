@@ -17,6 +17,8 @@ export const streamSpec = {
   ADMIN_USER: v.ADMIN_USER,
   ADMIN_PASSWORD: v.ADMIN_PASSWORD,
   SOURCE_PASSWORD: v.SOURCE_PASSWORD,
+  RELAY_FROM: optional(v.RELAY_FROM),
+  MAX_LISTENERS: optional(v.MAX_LISTENERS),
 };
 
 export const schedulerSpec = {

@@ -57,6 +57,11 @@ export const variables = {
   STREAM_PORT: port(8000),
   STREAM_URL: variable(httpUrl.default('http://127.0.0.1:8000'), 'an http:// URL'),
   PUBLIC_STREAM_URL: variable(httpUrl, 'the http(s):// URL listeners use'),
+  RELAY_FROM: variable(httpUrl, 'the http:// URL of the origin stream server this edge relays'),
+  MAX_LISTENERS: variable(
+    z.coerce.number().int().min(1).max(1_000_000),
+    'listeners this node serves (1 or more) before it sends new ones on with a 302',
+  ),
   CONTROL_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
   CONTROL_PORT: port(1234),
   API_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
