@@ -23,6 +23,7 @@ describe('bus message catalogue', () => {
     expect(EVENT_TYPES).toEqual([
       'stream.listeners',
       'stream.source',
+      'edge.listeners',
       'player.now-playing',
       'player.state',
       'queue.changed',

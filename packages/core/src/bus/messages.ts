@@ -105,6 +105,19 @@ export const listenerCountsSchema = z.object({
 });
 export type ListenerCounts = z.infer<typeof listenerCountsSchema>;
 
+/** One node's audience: an edge relay's report to the origin, which counts the whole audience. */
+export const edgeListenersSchema = z.object({
+  /** Stable for the life of the edge (host name and port). */
+  node: z.string().min(1).max(200),
+  /** Where this edge's listeners connect: full nodes send new listeners here (302). */
+  url: z.url({ protocol: /^https?$/ }),
+  mounts: z.array(z.object({ mount: mountName, listeners: count })),
+  /** The edge's MAX_LISTENERS; null when it has no limit. */
+  maxListeners: count.nullable(),
+  ts: epochMs,
+});
+export type EdgeListeners = z.infer<typeof edgeListenersSchema>;
+
 export const streamSourceSchema = z.object({
   mount: mountName,
   connected: z.boolean(),
@@ -173,6 +186,8 @@ export const eventPayloadSchemas = {
   'stream.listeners': listenerCountsSchema,
   /** A source client connected to or left a mount. */
   'stream.source': streamSourceSchema,
+  /** An edge relay's listeners, every few seconds; the origin adds them to its counts. */
+  'edge.listeners': edgeListenersSchema,
   /** A new track went on air. */
   'player.now-playing': nowPlayingSchema,
   'player.state': playerStateSchema,
