@@ -14,6 +14,11 @@ export interface MountRegistryDeps {
   bus: Bus | null;
   /** The listener count of some mount changed. */
   listenersChanged(): void;
+  /** HLS: a mount's chunks, and the end of its stream. */
+  hls?: {
+    audio(mount: Mount, chunk: Buffer): void;
+    streamEnded(mount: Mount): void;
+  };
 }
 
 /**
@@ -118,6 +123,10 @@ export class MountRegistry implements MountHooks {
     this.#deps.listenersChanged();
   }
 
+  audioAppended(mount: Mount, chunk: Buffer): void {
+    this.#deps.hls?.audio(mount, chunk);
+  }
+
   sourceChanged(mount: Mount, source: MountSource, connected: boolean): void {
     if (connected) {
       this.#deps.logs.event('info', 'source', `source connected to ${mount.path}`, {
@@ -133,6 +142,7 @@ export class MountRegistry implements MountHooks {
   }
 
   graceEnded(mount: Mount): void {
+    this.#deps.hls?.streamEnded(mount);
     this.#moveToFallback(mount, true);
     for (const listener of [...mount.listeners]) listener.drop('source-gone');
     if (mount.listenerCount > 0) {

@@ -31,6 +31,8 @@ export interface MountHooks {
   graceEnded(mount: Mount): void;
   /** A listener was dropped by the mount (slow). */
   listenerDropped(mount: Mount, listener: Listener, reason: DropReason): void;
+  /** A chunk of whole frames was appended (HLS cuts its segments from them). */
+  audioAppended?(mount: Mount, chunk: Buffer): void;
 }
 
 export interface MountEnvironment {
@@ -67,6 +69,7 @@ export class Mount {
   #graceEndsAt: number | null = null;
   #closed = false;
   #peak = 0;
+  #hlsListeners = 0;
   #slow = 0;
   #bytesRead = 0;
   #bytesSentClosed = 0;
@@ -104,6 +107,18 @@ export class Mount {
 
   get peak(): number {
     return this.#peak;
+  }
+
+  /** HLS sessions on this mount's variant (counted by the HLS service, not connections). */
+  get hlsListeners(): number {
+    return this.#hlsListeners;
+  }
+
+  setHlsListeners(count: number): void {
+    this.#hlsListeners = count;
+    const total = this.#listeners.length + count;
+    if (total > this.#peak) this.#peak = total;
+    this.#env.hooks.listenersChanged(this);
   }
 
   get listeners(): readonly Listener[] {
@@ -182,6 +197,7 @@ export class Mount {
       }
     }
     if (slow !== null) for (const listener of slow) this.dropSlow(listener, 'slow');
+    this.#env.hooks.audioAppended?.(this, buf);
   }
 
   /** The title for ICY blocks and stats; it applies to the audio appended from now on. */
@@ -244,7 +260,8 @@ export class Mount {
     listener.index = this.#listeners.length;
     listener.mount = this;
     this.#listeners.push(listener);
-    if (this.#listeners.length > this.#peak) this.#peak = this.#listeners.length;
+    const total = this.#listeners.length + this.#hlsListeners;
+    if (total > this.#peak) this.#peak = total;
     this.#env.hooks.listenersChanged(this);
   }
 
@@ -345,7 +362,8 @@ export class Mount {
       state: this.#state,
       configured: config.configured,
       contentType: this.contentType,
-      listeners: this.#listeners.length,
+      listeners: this.#listeners.length + this.#hlsListeners,
+      hlsListeners: this.#hlsListeners,
       peak: this.#peak,
       slowListeners: this.#slow,
       maxListeners: config.maxListeners,

@@ -75,6 +75,16 @@ export interface StreamServerOptions {
   adminEmail?: string;
   /** The service configuration shown on the admin page (secrets already masked). */
   runningConfig?: Record<string, string | number | boolean | null>;
+  /** Makes this server an edge: the origin whose mounts it relays (`http://host:port`). */
+  relayFrom?: string;
+  /** How often an edge asks its origin which mounts it has (default 5 s). */
+  relayPollMs?: number;
+  /** How often an edge reports its listeners; an origin forgets one silent 3 times as long (default 2 s). */
+  edgeReportMs?: number;
+  /** HLS segment length in seconds, 1–10 (default 2). */
+  hlsSegmentSeconds?: number;
+  /** HLS sessions tracked at most (default 100,000); bounds their memory. */
+  hlsMaxSessions?: number;
 }
 
 /**
@@ -92,6 +102,9 @@ export function streamOptionsFromConfig(
     | 'ADMIN_PASSWORD'
     | 'SOURCE_PASSWORD'
     | 'DATA_DIR'
+    | 'RELAY_FROM'
+    | 'MAX_LISTENERS'
+    | 'HLS_SEGMENT_SECONDS'
   >,
 ): StreamServerOptions {
   return {
@@ -102,6 +115,9 @@ export function streamOptionsFromConfig(
     adminPassword: config.ADMIN_PASSWORD,
     sourcePassword: config.SOURCE_PASSWORD,
     dataDir: config.DATA_DIR,
+    ...(config.RELAY_FROM ? { relayFrom: config.RELAY_FROM } : {}),
+    ...(config.MAX_LISTENERS ? { maxListeners: config.MAX_LISTENERS } : {}),
+    hlsSegmentSeconds: config.HLS_SEGMENT_SECONDS,
   };
 }
 
@@ -160,6 +176,11 @@ export interface ResolvedOptions {
   location: string;
   adminEmail: string;
   runningConfig: Record<string, string | number | boolean | null> | null;
+  relayFrom: string | null;
+  relayPollMs: number;
+  edgeReportMs: number;
+  /** HLS of the AAC mounts: segment seconds, playlist window, session cap. */
+  hls: { segmentSeconds: number; windowSize: number; maxSessions: number };
 }
 
 /** A mount path a source or listener may use: `/` then printable characters, no `..`. */
@@ -231,6 +252,14 @@ export function resolveMount(mount: MountOptions, index: number): MountConfig {
   };
 }
 
+function httpUrl(name: string, value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^https?:\/\//.test(value) || !URL.canParse(value)) {
+    throw new StreamConfigError(`${name} must be an http(s):// URL`);
+  }
+  return value;
+}
+
 /** Checks the options and applies the defaults; throws StreamConfigError naming the bad one. */
 export function resolveOptions(options: StreamServerOptions): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
@@ -278,5 +307,13 @@ export function resolveOptions(options: StreamServerOptions): ResolvedOptions {
     location: text('location', options.location, 'Earth') as string,
     adminEmail: text('adminEmail', options.adminEmail, 'admin@localhost') as string,
     runningConfig: options.runningConfig ?? null,
+    relayFrom: httpUrl('relayFrom', options.relayFrom),
+    relayPollMs: integer('relayPollMs', options.relayPollMs, 5000, 100, 600_000),
+    edgeReportMs: integer('edgeReportMs', options.edgeReportMs, 2000, 100, 600_000),
+    hls: {
+      segmentSeconds: integer('hlsSegmentSeconds', options.hlsSegmentSeconds, 2, 1, 10),
+      windowSize: 6,
+      maxSessions: integer('hlsMaxSessions', options.hlsMaxSessions, 100_000, 1, 10_000_000),
+    },
   };
 }

@@ -5,6 +5,8 @@ import { AdminActions } from './admin/actions.ts';
 import type { ServerContext } from './context.ts';
 import { type StreamErrorCode, StreamStateError } from './errors.ts';
 import { readHead } from './head-reader.ts';
+import { HLS_PREFIX, serveHls } from './hls/serve.ts';
+import { HlsService } from './hls/service.ts';
 import { errorReply, type Reply, sendReply } from './http-reply.ts';
 import { routeHttpRequest } from './http-routes.ts';
 import { serveListener } from './listener-admission.ts';
@@ -12,6 +14,8 @@ import { ServerLogs } from './logs.ts';
 import { MountRegistry } from './mount-registry.ts';
 import { type ResolvedOptions, resolveOptions, type StreamServerOptions } from './options.ts';
 import { isPublicPage } from './public-routes.ts';
+import { EdgeDirectory } from './relay/edge-directory.ts';
+import { EdgeNetwork } from './relay/network.ts';
 import type { RequestHead } from './request-head.ts';
 import { serveSource } from './source.ts';
 import { ListenerCountPublisher, type ServerSnapshot, ServerStats } from './stats.ts';
@@ -57,6 +61,8 @@ class StreamServerImpl implements StreamServer {
   readonly #sockets = new Set<Socket>();
   readonly #publisher: ListenerCountPublisher;
   readonly #sweep: ListenerSweep;
+  readonly #network: EdgeNetwork;
+  readonly #hls: HlsService;
   #started = false;
   /** Set while `listen` is under way, so a close in that time waits for it. */
   #listening: Promise<void> | null = null;
@@ -69,7 +75,10 @@ class StreamServerImpl implements StreamServer {
     const bus = deps.bus ?? null;
     const logs = new ServerLogs(options.dataDir, deps.logger);
     const stats = new ServerStats();
+    const hls = new HlsService(options.hls, componentLogger(deps.logger, 'hls'));
+    this.#hls = hls;
     const mounts = new MountRegistry({
+      hls,
       options,
       log,
       logs,
@@ -78,10 +87,27 @@ class StreamServerImpl implements StreamServer {
       listenersChanged: () => this.#publisher.changed(),
     });
     let nextId = 1;
-    this.#ctx = { options, rootLog: deps.logger, log, logs, stats, mounts, nextId: () => nextId++ };
+    const edges = new EdgeDirectory(options.edgeReportMs * 3, () => this.#publisher.changed());
+    this.#ctx = {
+      options,
+      rootLog: deps.logger,
+      log,
+      logs,
+      stats,
+      mounts,
+      edges,
+      nextId: () => nextId++,
+      elsewhere: (path) => this.#network.elsewhere(path),
+    };
     this.#actions = new AdminActions(this.#ctx, this);
     this.#publisher = new ListenerCountPublisher(bus, log, () => this.#actions.listenerCounts());
     this.#sweep = new ListenerSweep(options, log, () => mounts.values());
+    this.#network = new EdgeNetwork(this.#ctx, {
+      bus,
+      directory: edges,
+      log: componentLogger(deps.logger, 'relay'),
+      changed: () => this.#publisher.changed(),
+    });
     this.#http = http.createServer(
       {
         requireHostHeader: false,
@@ -154,6 +180,8 @@ class StreamServerImpl implements StreamServer {
       publicUrl ?? (hostname ? `http://${hostname}:${this.#port}` : localUrl(this.#http.address()));
     this.#ctx.mounts.open(this.#publicBase);
     this.#sweep.start();
+    this.#network.start(this.#publicBase, this.#port);
+    this.#hls.start();
     this.#publisher.publishNow();
     this.#ctx.logs.event('info', 'main', `server started on ${this.#publicBase}`);
   }
@@ -173,7 +201,7 @@ class StreamServerImpl implements StreamServer {
       socket.destroy();
       return;
     }
-    const { stats, options, log } = this.#ctx;
+    const { stats } = this.#ctx;
     stats.record('connection-opened');
     this.#sockets.add(socket);
     socket.on('error', ignoreError);
@@ -181,6 +209,12 @@ class StreamServerImpl implements StreamServer {
       stats.record('connection-closed');
       this.#sockets.delete(socket);
     });
+    this.#readRequest(socket);
+  }
+
+  /** Reads a request head and routes it (again for each request of a kept-alive HLS client). */
+  #readRequest(socket: Socket): void {
+    const { stats, options, log } = this.#ctx;
     readHead(socket, MAX_HEAD_BYTES, options.headerTimeoutMs, (outcome) => {
       if (outcome.kind === 'gone') return;
       stats.record('request-read');
@@ -191,6 +225,7 @@ class StreamServerImpl implements StreamServer {
       }
       this.#route(socket, outcome.head, outcome.raw);
     });
+    socket.resume();
   }
 
   #route(socket: Socket, head: RequestHead, raw: Buffer): void {
@@ -198,6 +233,10 @@ class StreamServerImpl implements StreamServer {
     try {
       if (method === 'SOURCE' || method === 'PUT') {
         serveSource(this.#ctx, socket, head);
+      } else if (path.startsWith(HLS_PREFIX) && !this.#ctx.mounts.has(path)) {
+        serveHls(this.#hls, this.#ctx.options.serverId, socket, head, (next) =>
+          this.#readRequest(next),
+        );
       } else if (
         (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') &&
         (this.#ctx.mounts.has(path) ||
@@ -261,6 +300,8 @@ class StreamServerImpl implements StreamServer {
     // A close while `listen` is under way: let it finish, or the socket would open afterwards.
     if (this.#listening) await this.#listening.catch(ignoreError);
     this.#sweep.stop();
+    this.#network.close();
+    this.#hls.close();
     this.#publisher.close();
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#ctx.mounts.close();

@@ -12,7 +12,10 @@ export interface MountSnapshot {
   state: MountState;
   configured: boolean;
   contentType: string;
+  /** Icecast listeners and HLS sessions together. */
   listeners: number;
+  /** Of `listeners`, the HLS sessions (absent: none). */
+  hlsListeners?: number;
   peak: number;
   slowListeners: number;
   maxListeners: number | null;
@@ -135,6 +138,19 @@ export interface ServerSnapshot {
   listeners: number;
   sources: number;
   mounts: MountSnapshot[];
+  /** An origin's edges as they last reported (absent on an edge). */
+  edges?: EdgeSnapshot[];
+}
+
+/** An edge as the origin's status documents list it. */
+export interface EdgeSnapshot {
+  node: string;
+  url: string;
+  listeners: number;
+  maxListeners: number | null;
+  mounts: { mount: string; listeners: number }[];
+  /** When its last report arrived (epoch ms). */
+  reportedAt: number;
 }
 
 /**

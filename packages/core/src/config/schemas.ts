@@ -19,6 +19,7 @@ export const streamSpec = {
   SOURCE_PASSWORD: v.SOURCE_PASSWORD,
   RELAY_FROM: optional(v.RELAY_FROM),
   MAX_LISTENERS: optional(v.MAX_LISTENERS),
+  HLS_SEGMENT_SECONDS: v.HLS_SEGMENT_SECONDS,
 };
 
 export const schedulerSpec = {

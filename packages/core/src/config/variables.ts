@@ -62,6 +62,10 @@ export const variables = {
     z.coerce.number().int().min(1).max(1_000_000),
     'listeners this node serves (1 or more) before it sends new ones on with a 302',
   ),
+  HLS_SEGMENT_SECONDS: variable(
+    z.coerce.number().int().min(1).max(10).default(2),
+    'seconds of audio per HLS segment, 1 to 10',
+  ),
   CONTROL_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
   CONTROL_PORT: port(1234),
   API_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),

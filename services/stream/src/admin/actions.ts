@@ -4,6 +4,8 @@ import { StreamError } from '../errors.ts';
 import type { ServerLogs } from '../logs.ts';
 import type { MountRegistry } from '../mount-registry.ts';
 import type { ResolvedOptions } from '../options.ts';
+import { countsWithEdges, withEdges } from '../relay/audience.ts';
+import type { EdgeDirectory } from '../relay/edge-directory.ts';
 import type { ListenerSnapshot, MountSnapshot, ServerSnapshot, ServerStats } from '../stats.ts';
 
 /** Where the server listens; known once it has started. */
@@ -23,6 +25,7 @@ export class AdminActions {
   readonly #stats: ServerStats;
   readonly #mounts: MountRegistry;
   readonly #address: ListenAddress;
+  readonly #edges: EdgeDirectory;
 
   constructor(ctx: ServerContext, address: ListenAddress) {
     this.options = ctx.options;
@@ -30,12 +33,29 @@ export class AdminActions {
     this.#stats = ctx.stats;
     this.#mounts = ctx.mounts;
     this.#address = address;
+    this.#edges = ctx.edges;
   }
 
-  /** The current stats, as stats.xml shows them (`includeIdle` adds mounts without a source). */
+  /** The edges heard from (their reports arrive at /admin/edge-listeners or on the bus). */
+  get edges(): EdgeDirectory {
+    return this.#edges;
+  }
+
+  /**
+   * The current stats, as stats.xml shows them (`includeIdle` adds mounts without a source);
+   * an origin's count its edges' listeners instead of their pulls.
+   */
   snapshot(includeIdle = false): ServerSnapshot {
+    const local = this.#localSnapshot(includeIdle);
+    if (this.options.relayFrom !== null) return local;
+    return withEdges(local, this.#edges.edges(), (path) => this.#mounts.get(path));
+  }
+
+  #localSnapshot(includeIdle: boolean): ServerSnapshot {
     const mounts: MountSnapshot[] = [];
+    let hls = 0;
     for (const mount of this.#mounts.values()) {
+      hls += mount.hlsListeners;
       if (includeIdle || mount.active) mounts.push(mount.snapshot());
     }
     return {
@@ -45,7 +65,7 @@ export class AdminActions {
       location: this.options.location,
       serverStart: this.#stats.startedAt,
       counters: this.#stats.counters,
-      listeners: this.#stats.listeners,
+      listeners: this.#stats.listeners + hls,
       sources: this.#stats.sources,
       mounts,
     };
@@ -150,9 +170,21 @@ export class AdminActions {
 
   /** What goes out on the bus as `stream.listeners`: configured or active mounts, and the total. */
   listenerCounts(): ListenerCounts {
+    const local = this.#localCounts();
+    if (this.options.relayFrom !== null) return local;
+    return countsWithEdges(local, this.#edges.edges(), (path) => this.#mounts.get(path));
+  }
+
+  #localCounts(): ListenerCounts {
     const mounts = [...this.#mounts.values()]
       .filter((mount) => mount.config.configured || mount.active)
-      .map((mount) => ({ mount: mount.path, listeners: mount.listenerCount, peak: mount.peak }));
-    return { mounts, total: this.#stats.listeners };
+      .map((mount) => ({
+        mount: mount.path,
+        listeners: mount.listenerCount + mount.hlsListeners,
+        peak: mount.peak,
+      }));
+    let hls = 0;
+    for (const mount of this.#mounts.values()) hls += mount.hlsListeners;
+    return { mounts, total: this.#stats.listeners + hls };
   }
 }

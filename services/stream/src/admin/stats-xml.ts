@@ -1,4 +1,5 @@
 import { create } from 'xmlbuilder2';
+import { appendEdgesXml } from '../relay/status-edges.ts';
 import type { ListenerSnapshot, MountSnapshot, ServerSnapshot } from '../stats.ts';
 
 /*
@@ -34,6 +35,8 @@ export function sourceFields(mount: MountSnapshot): [string, string | number][] 
     ['bitrate', mount.bitrate],
     ['channels', mount.channels],
     ['genre', mount.genre ?? 'various'],
+    // Of `listeners`, the HLS sessions (not an Icecast field; clients ignore it).
+    ['hls_listeners', mount.hlsListeners ?? null],
     ['listener_peak', mount.peak],
     ['listeners', mount.listeners],
     ['listenurl', mount.listenUrl],
@@ -88,6 +91,7 @@ export function statsXml(snapshot: ServerSnapshot, only?: string): string {
     const source = root.ele('source', { mount: mount.path });
     for (const [name, value] of sourceFields(mount)) source.ele(name).txt(String(value));
   }
+  if (only === undefined) appendEdgesXml(root, snapshot.edges ?? []);
   return serialize(root);
 }
 

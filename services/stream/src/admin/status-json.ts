@@ -1,3 +1,4 @@
+import { edgesJson } from '../relay/status-edges.ts';
 import type { MountSnapshot, ServerSnapshot } from '../stats.ts';
 import { byPath, icecastDate, icecastIsoDate } from './stats-xml.ts';
 
@@ -22,6 +23,7 @@ export function statusJson(snapshot: ServerSnapshot, only?: string): string {
   if (mounts.length === 1) icestats.source = mounts[0];
   else if (mounts.length > 1) icestats.source = mounts;
   else icestats.dummy = null; // the XSL's placeholder when there is no source to close the object
+  if (only === undefined && snapshot.edges?.length) icestats.edges = edgesJson(snapshot.edges);
 
   return JSON.stringify({ icestats });
 }
@@ -35,6 +37,8 @@ function publicSource(mount: MountSnapshot): Record<string, unknown> {
   put('bitrate', mount.bitrate);
   put('channels', mount.channels);
   put('genre', mount.genre ?? 'various');
+  // Of `listeners`, the HLS sessions (not an Icecast field; clients ignore it).
+  put('hls_listeners', mount.hlsListeners);
   put('listener_peak', mount.peak);
   put('listeners', mount.listeners);
   put('listenurl', mount.listenUrl);

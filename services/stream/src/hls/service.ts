@@ -1,0 +1,191 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Logger } from '@radio/core';
+import type { Mount } from '../mount.ts';
+import { masterPlaylist, mediaPlaylist } from './playlist.ts';
+import { HlsSessions } from './sessions.ts';
+import { HlsVariant } from './variant.ts';
+
+export interface HlsOptions {
+  segmentSeconds: number;
+  windowSize: number;
+  maxSessions: number;
+}
+
+/** What the HLS routes answer; serve.ts writes it. */
+export interface HlsReply {
+  status: 200 | 404;
+  contentType?: string;
+  /** `Cache-Control` value. */
+  cache?: string;
+  body?: string | Buffer;
+}
+
+/** The master playlist's fixed path. */
+export const MASTER_PATH = '/hls/radio.m3u8';
+const MEDIA = /^\/hls\/(.+)\/live\.m3u8$/;
+const SEGMENT = /^\/hls\/(.+)\/([0-9a-z]+)-(\d{1,12})\.aac$/;
+
+const NOT_FOUND: HlsReply = {
+  status: 404,
+  contentType: 'text/plain; charset=utf-8',
+  body: 'Not found\n',
+};
+
+interface Entry {
+  mount: Mount;
+  variant: HlsVariant;
+}
+
+/**
+ * HLS for every AAC mount: a variant per mount fed with the mount's own chunks, the playlists
+ * and segments, and the session count of each variant, added to its mount's listeners.
+ *
+ * Names: a mount's variant is `/hls/<name>/live.m3u8`, `<name>` its path without the leading
+ * slash and the extension (`/radio.aac` → `radio`). If another AAC mount holds that name, it is
+ * the path without the leading slash, extension kept (`/radio` and `/radio.aac` → `radio`,
+ * `radio.aac`); if that too is held, the mount has no HLS (a warning says so). So two live
+ * mounts never share a name.
+ */
+export class HlsService {
+  readonly #options: HlsOptions;
+  readonly #log: Logger;
+  readonly #byMount = new Map<string, Entry>();
+  readonly #byName = new Map<string, Entry>();
+  readonly #refused = new Set<string>();
+  readonly #sessions: HlsSessions;
+  readonly #secret = randomBytes(16);
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(options: HlsOptions, log: Logger) {
+    this.#options = options;
+    this.#log = log;
+    this.#sessions = new HlsSessions({
+      idleMs: 2 * options.segmentSeconds * 1000,
+      maxSessions: options.maxSessions,
+      changed: () => this.#publishCounts(),
+    });
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => this.#sessions.expire(), 500);
+    this.#timer.unref();
+  }
+
+  close(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Sessions open now, all variants. */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
+  /** A chunk (whole frames) was appended to a mount. */
+  audio(mount: Mount, chunk: Buffer): void {
+    if (mount.format.kind !== 'aac') return;
+    const entry = this.#byMount.get(mount.path) ?? this.#create(mount);
+    entry?.variant.append(chunk, mount.title === '' ? null : mount.title);
+  }
+
+  /** The mount's stream ended (no source came back within the grace): its variant goes. */
+  streamEnded(mount: Mount): void {
+    this.#refused.delete(mount.path);
+    const entry = this.#byMount.get(mount.path);
+    if (entry === undefined) return;
+    this.#byMount.delete(mount.path);
+    this.#byName.delete(entry.variant.name);
+    this.#sessions.endVariant(entry.variant.name);
+    mount.setHlsListeners(0);
+  }
+
+  /**
+   * The answer to a GET of `path` (under /hls/). `token` is the `s` parameter; a missing or
+   * malformed one is replaced by one derived from the client's address and user agent, so a
+   * player reloading a token-less playlist URL stays one session.
+   */
+  handle(path: string, token: string | null, client: string): HlsReply {
+    if (path === MASTER_PATH) return this.#master();
+    const media = MEDIA.exec(path);
+    if (media) return this.#media(media[1] as string, this.#tokenFor(token, client));
+    const segment = SEGMENT.exec(path);
+    if (segment) {
+      const [, name, streamId, sequence] = segment as unknown as [string, string, string, string];
+      return this.#segment(name, streamId, Number(sequence), this.#tokenFor(token, client));
+    }
+    return NOT_FOUND;
+  }
+
+  #master(): HlsReply {
+    const variants = [...this.#byName.values()]
+      .map((entry) => entry.variant)
+      .filter((variant) => variant.segments.length > 0)
+      .sort((a, b) => b.bitsPerSecond - a.bitsPerSecond);
+    if (variants.length === 0) return NOT_FOUND;
+    return {
+      status: 200,
+      contentType: 'application/vnd.apple.mpegurl',
+      cache: 'max-age=1',
+      body: masterPlaylist(variants, HlsSessions.newToken()),
+    };
+  }
+
+  #media(name: string, token: string): HlsReply {
+    const entry = this.#byName.get(name);
+    if (entry === undefined || entry.variant.segments.length === 0) return NOT_FOUND;
+    this.#sessions.touch(token, name);
+    return {
+      status: 200,
+      contentType: 'application/vnd.apple.mpegurl',
+      // Private: the body names this listener's session.
+      cache: 'private, max-age=1',
+      body: mediaPlaylist(entry.variant, token),
+    };
+  }
+
+  #segment(name: string, streamId: string, sequence: number, token: string): HlsReply {
+    const entry = this.#byName.get(name);
+    if (entry === undefined || entry.variant.streamId !== streamId) return NOT_FOUND;
+    const segment = entry.variant.segment(sequence);
+    if (segment === undefined) return NOT_FOUND;
+    this.#sessions.touch(token, name);
+    return {
+      status: 200,
+      contentType: 'audio/aac',
+      cache: 'public, max-age=86400, immutable',
+      body: segment.data,
+    };
+  }
+
+  #tokenFor(token: string | null, client: string): string {
+    if (HlsSessions.isToken(token)) return token;
+    return createHmac('sha256', this.#secret).update(client).digest('base64url').slice(0, 16);
+  }
+
+  #create(mount: Mount): Entry | undefined {
+    if (this.#refused.has(mount.path)) return undefined;
+    const full = mount.path.slice(1);
+    const short = full.replace(/\.[^./]*$/, '');
+    const name = [short, full].find((candidate) => !this.#byName.has(candidate));
+    if (name === undefined) {
+      this.#refused.add(mount.path);
+      this.#log.warn({ mount: mount.path }, 'no HLS for this mount: its HLS names are taken');
+      return undefined;
+    }
+    const variant = new HlsVariant(mount.path, name, {
+      segmentSeconds: this.#options.segmentSeconds,
+      windowSize: this.#options.windowSize,
+    });
+    const entry = { mount, variant };
+    this.#byMount.set(mount.path, entry);
+    this.#byName.set(name, entry);
+    return entry;
+  }
+
+  #publishCounts(): void {
+    for (const { mount, variant } of this.#byMount.values()) {
+      const count = this.#sessions.count(variant.name);
+      if (mount.hlsListeners !== count) mount.setHlsListeners(count);
+    }
+  }
+}
