@@ -2,8 +2,9 @@
 //  [--redis redis://127.0.0.1:6379] [--diagnostics DIR]`
 //
 // Memory that never grows: the stream server, the scheduler and the api, each its own process
-// started as its container starts it (`node src/main.ts`, configured by the environment, one
-// Redis bus between them, one SQLite file), play a folder of short tracks (2-5 s; MP3, FLAC,
+// started as `pnpm --dir services/<name> start` starts it (node flags and malloc settings of its
+// package.json `start` included; configured by the environment; one Redis bus between them, one
+// SQLite file), play a folder of short tracks (2-5 s; MP3, FLAC,
 // AAC, Ogg; a few corrupt or empty) back to back (CROSSFADE_SECONDS=0) while listeners come and
 // go, an operator uses the control port and clients use the api. Every `--every` tracks on air
 // (counted from the scheduler's `player.now-playing` events) it prints the RSS of each service
@@ -95,22 +96,42 @@ function pickRedisDb(url: string): { url: string; flush: (() => void) | null } {
   return { url, flush: null };
 }
 
-function startService(
+/**
+ * How `pnpm --dir services/<name> start` runs the service (its package.json `start`, e.g.
+ * `MALLOC_ARENA_MAX=1 node --max-semi-space-size=1 src/main.ts`): environment, node flags, script.
+ */
+async function startCommand(
+  name: Service['name'],
+): Promise<{ env: Record<string, string>; args: string[] }> {
+  const manifest = JSON.parse(await readFile(join(SERVICES_DIR, name, 'package.json'), 'utf8'));
+  const words = String(manifest.scripts?.start ?? 'node src/main.ts').split(/\s+/);
+  const env: Record<string, string> = {};
+  while (words[0]?.includes('=')) {
+    const [key = '', ...value] = (words.shift() as string).split('=');
+    env[key] = value.join('=');
+  }
+  if (words.shift() !== 'node') throw new Error(`${name}: its start script does not run node`);
+  return { env, args: words };
+}
+
+async function startService(
   name: Service['name'],
   env: Record<string, string>,
   logDir: string,
   diagnostics: string | undefined,
-): Service {
+): Promise<Service> {
   const nodeOptions = diagnostics
     ? `--import=${PROBE} --expose-gc --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${diagnostics}`
     : '';
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const command = await startCommand(name);
+  const child = spawn(process.execPath, command.args, {
     cwd: join(SERVICES_DIR, name),
     env: {
       PATH: process.env.PATH ?? '',
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: nodeOptions,
       ...(diagnostics ? { SOAK_PROBE_DIR: diagnostics, SOAK_PROBE_NAME: name } : {}),
+      ...command.env,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -316,8 +337,8 @@ async function startStation(
   cleanups.push(async () => {
     for (const service of started.reverse()) await stopService(service);
   });
-  const launch = (name: Service['name'], env: Record<string, string>) => {
-    const service = startService(
+  const launch = async (name: Service['name'], env: Record<string, string>) => {
+    const service = await startService(
       name,
       { ...SECRETS, REDIS_URL: redisUrl, ...env },
       logDir,
@@ -327,14 +348,14 @@ async function startStation(
     return service;
   };
 
-  const stream = launch('stream', {
+  const stream = await launch('stream', {
     DATA_DIR: data,
     STREAM_HOST: '127.0.0.1',
     STREAM_PORT: `${streamPort}`,
   });
   await waitForPort(stream, streamPort);
   // The scheduler migrates the database first; the api finds it ready.
-  const scheduler = launch('scheduler', {
+  const scheduler = await launch('scheduler', {
     MUSIC_DIR: music,
     DATA_DIR: data,
     DATABASE_URL: database,
@@ -344,7 +365,7 @@ async function startStation(
     CROSSFADE_SECONDS: '0',
   });
   await waitForPort(scheduler, controlPort, 120_000);
-  const api = launch('api', {
+  const api = await launch('api', {
     MUSIC_DIR: music,
     DATABASE_URL: database,
     API_HOST: '127.0.0.1',
