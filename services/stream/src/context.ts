@@ -2,6 +2,7 @@ import type { Logger } from '@radio/core';
 import type { ServerLogs } from './logs.ts';
 import type { MountRegistry } from './mount-registry.ts';
 import type { ResolvedOptions } from './options.ts';
+import type { EdgeDirectory } from './relay/edge-directory.ts';
 import type { ServerStats } from './stats.ts';
 
 /** What the server shares with the parts serving its connections (sources, listeners, admin). */
@@ -14,6 +15,10 @@ export interface ServerContext {
   readonly logs: ServerLogs;
   readonly stats: ServerStats;
   readonly mounts: MountRegistry;
+  /** The edges heard from: an origin counts their listeners, a full node sends listeners on. */
+  readonly edges: EdgeDirectory;
+  /** Where a full server sends a new listener of a mount (a URL); null when nowhere has room. */
+  elsewhere(path: string): string | null;
   /** Sources and listeners share one id sequence, as Icecast's client ids do. */
   nextId(): number;
 }

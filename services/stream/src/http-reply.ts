@@ -11,6 +11,7 @@ import { ERRORS, type StreamErrorCode } from './errors.ts';
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   204: 'No Content',
+  302: 'Found',
   303: 'See Other',
   400: 'Bad Request',
   401: 'Authentication Required',

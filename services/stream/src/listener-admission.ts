@@ -4,6 +4,7 @@ import { closeAfterReply, responseHead, sendReply } from './http-reply.ts';
 import { Listener } from './listener.ts';
 import type { Mount } from './mount.ts';
 import { logRawRequest, refuse } from './raw-reply.ts';
+import { isFull, isTrustedEdge, sendElsewhere } from './relay/overflow.ts';
 import type { RequestHead } from './request-head.ts';
 
 /**
@@ -45,8 +46,8 @@ export function serveListener(ctx: ServerContext, socket: Socket, head: RequestH
   }
   const { maxListeners, maxListenersPerMount } = ctx.options;
   const perMount = mount.config.maxListeners ?? maxListenersPerMount;
-  if (maxListeners !== null && ctx.stats.listeners >= maxListeners) {
-    refuse(ctx, socket, head, 'STREAM_SERVER_FULL');
+  if (maxListeners !== null && isFull(ctx, maxListeners) && !isTrustedEdge(ctx, head)) {
+    if (!sendElsewhere(ctx, socket, head)) refuse(ctx, socket, head, 'STREAM_SERVER_FULL');
     return;
   }
   if (perMount !== null && mount.listenerCount >= perMount) {

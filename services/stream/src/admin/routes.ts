@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { checkAdminAuth, checkSourceAuth } from '../auth.ts';
 import { isStreamErrorCode, StreamError } from '../errors.ts';
 import { errorReply, type Reply } from '../http-reply.ts';
+import { edgeReportReply } from '../relay/edge-route.ts';
 import type { AdminActions } from './actions.ts';
 import { adminPage } from './page.ts';
 import {
@@ -53,6 +54,10 @@ const SERVER_COMMANDS = new Map<string, (command: Command) => Reply>([
   ['stats.xml', stats],
   ['stats.json', ({ actions }) => statsJson(actions)],
   ['listmounts', listMounts],
+  [
+    'edge-listeners',
+    ({ req, actions }) => edgeReportReply(req.method, req.params.get('report'), actions.edges),
+  ],
 ]);
 
 /** Commands on one mount. */
