@@ -3,9 +3,33 @@ import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '@radio/core/testing';
-import type { StreamServer } from '../src/index.ts';
+import type { Bus } from '@radio/core';
+import { captureLogger, type LogLine, waitFor } from '@radio/core/testing';
+import { createStreamServer, type StreamServer, type StreamServerOptions } from '../src/index.ts';
 import { ADMIN_PASSWORD, ADMIN_USER, type Resources, SOURCE_PASSWORD } from './helpers.ts';
+
+/** An in-process server whose log lines the test reads (why a relay failed, what it skipped). */
+export async function loggedServer(
+  resources: Resources,
+  options: Partial<StreamServerOptions> = {},
+  bus?: Bus,
+): Promise<{ server: StreamServer; lines: LogLine[]; said(text: string): boolean }> {
+  const { logger, lines } = captureLogger();
+  const server = createStreamServer(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      adminUser: ADMIN_USER,
+      adminPassword: ADMIN_PASSWORD,
+      sourcePassword: SOURCE_PASSWORD,
+      ...options,
+    },
+    { logger, bus },
+  );
+  resources.onCleanup(() => server.close());
+  await server.start();
+  return { server, lines, said: (text) => lines.some((line) => line.msg.includes(text)) };
+}
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
