@@ -113,6 +113,38 @@ describe('edge relays: bad input', () => {
     expect(edge.server.snapshot(true).mounts.some((m) => m.path === '/data.bin')).toBe(false);
   });
 
+  test('a relayed AAC mount is served as HLS on the edge, and its sessions reach the origin count', async () => {
+    const origin = await resources.server(FAST);
+    pushSine(resources, origin, { mount: '/radio.aac', codec: 'aac' });
+    await waitFor('the origin source', () => live(origin, '/radio.aac'));
+    const edge = await loggedServer(resources, {
+      relayFrom: `http://127.0.0.1:${origin.port}`,
+      ...FAST,
+    });
+    await waitFor('the edge relaying', () => live(edge.server, '/radio.aac'));
+    const base = edge.server.url;
+    const media = await waitFor(
+      'a media playlist with segments on the edge',
+      async () => {
+        const master = await (await fetch(`${base}/hls/radio.m3u8`)).text();
+        const line = master.split('\n').find((l) => l.includes('live.m3u8'));
+        if (!line) return false;
+        const url = new URL(line, `${base}/hls/radio.m3u8`).href;
+        const text = await (await fetch(url)).text();
+        const segment = text.split('\n').find((l) => l.includes('.aac'));
+        return segment ? new URL(segment, url).href : false;
+      },
+      30_000,
+    );
+    const segment = await fetch(media);
+    expect(segment.status).toBe(200);
+    expect((await segment.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    await waitFor('the edge HLS session in the origin count', async () => {
+      const status = JSON.parse((await request(origin, '/status-json.xsl')).body);
+      return status.icestats.source?.listeners === 1;
+    });
+  });
+
   test('with a bus, edges report on edge.listeners and the origin counts them', async () => {
     const hub = createMemoryHub();
     const originBus = createMemoryBus({ logger: silentLogger(), hub });

@@ -78,7 +78,8 @@ export class EdgeRelay {
   #report(url: string): EdgeListeners {
     const mounts = [...this.#init.ctx.mounts.values()]
       .filter((mount) => mount.active)
-      .map((mount) => ({ mount: mount.path, listeners: mount.listenerCount }));
+      // HLS sessions are listeners of the mount too.
+      .map((mount) => ({ mount: mount.path, listeners: mount.listenerCount + mount.hlsListeners }));
     return {
       node: this.#node,
       url,
