@@ -148,6 +148,7 @@ describe.each(ROUTE_SETUPS)('status routes ($dialect, sessions in $sessions)', (
           sourceConnected: true,
         },
       ],
+      hlsUrl: 'https://radio.example.org/hls/radio.m3u8',
       totalListeners: null,
       nowPlaying: null,
       fallback: null,

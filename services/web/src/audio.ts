@@ -6,6 +6,10 @@ export interface AudioState {
   mounts: MountStatus[];
   /** The chosen mount's path (`/radio.mp3`). */
   mount: string | null;
+  /** The HLS master playlist, when the station has one. */
+  hlsUrl: string | null;
+  /** The listener chose HLS (the AAC variants, adaptive) over the chosen mount. */
+  hls: boolean;
   status: AudioStatus;
   volume: number;
   muted: boolean;
@@ -14,6 +18,8 @@ export interface AudioState {
 
 const QUALITY_KEY = 'radio.mount';
 const VOLUME_KEY = 'radio.volume';
+const HLS_KEY = 'radio.hls';
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
 
 function stored(key: string): string | null {
   try {
@@ -46,6 +52,31 @@ export function sortMounts(mounts: readonly MountStatus[]): MountStatus[] {
 
 type Listener = () => void;
 
+/** What plays an HLS playlist where the browser cannot (hls.js, loaded when first needed). */
+interface HlsPlayback {
+  destroy(): void;
+}
+
+/**
+ * Plays `url` into `audio` with hls.js; `failed` is called on an error it cannot recover from.
+ * Null when the browser has no Media Source Extensions either.
+ */
+async function attachHlsJs(
+  audio: HTMLAudioElement,
+  url: string,
+  failed: () => void,
+): Promise<HlsPlayback | null> {
+  const { default: Hls } = await import('hls.js');
+  if (!Hls.isSupported()) return null;
+  const hls = new Hls();
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (data.fatal) failed();
+  });
+  hls.loadSource(url);
+  hls.attachMedia(audio);
+  return hls;
+}
+
 /**
  * The one <audio> element of the page. It lives outside React so the stream keeps playing
  * while the listener moves between pages.
@@ -53,6 +84,9 @@ type Listener = () => void;
 class AudioController {
   #state: AudioState;
   #audio: HTMLAudioElement | null = null;
+  #hlsPlayback: HlsPlayback | null = null;
+  /** Counts play/stop calls, so an hls.js that loads after a newer call is not attached. */
+  #generation = 0;
   readonly #listeners = new Set<Listener>();
 
   constructor() {
@@ -60,6 +94,8 @@ class AudioController {
     this.#state = {
       mounts: [],
       mount: null,
+      hlsUrl: null,
+      hls: stored(HLS_KEY) === 'on',
       status: 'idle',
       volume: Number.isFinite(volume) ? Math.min(1, Math.max(0, volume)) : 0.8,
       muted: false,
@@ -74,9 +110,10 @@ class AudioController {
     return () => this.#listeners.delete(listener);
   };
 
-  setMounts(mounts: MountStatus[]): void {
+  setMounts(mounts: MountStatus[], hlsUrl: string | null = null): void {
     const sorted = sortMounts(mounts);
     const same =
+      hlsUrl === this.#state.hlsUrl &&
       sorted.length === this.#state.mounts.length &&
       sorted.every((m, i) => {
         const old = this.#state.mounts[i];
@@ -90,7 +127,16 @@ class AudioController {
     if (same) return;
     const wanted = this.#state.mount ?? stored(QUALITY_KEY);
     const mount = sorted.find((m) => m.mount === wanted)?.mount ?? sorted[0]?.mount ?? null;
-    this.#set({ mounts: sorted, mount });
+    this.#set({ mounts: sorted, mount, hlsUrl });
+  }
+
+  /** HLS on or off; playing goes on in the new way. */
+  selectHls(hls: boolean): void {
+    if (hls === this.#state.hls) return;
+    store(HLS_KEY, hls ? 'on' : 'off');
+    const wasOn = this.#state.status === 'playing' || this.#state.status === 'loading';
+    this.#set({ hls });
+    if (wasOn) this.play();
   }
 
   selectMount(mount: string): void {
@@ -108,10 +154,50 @@ class AudioController {
       return;
     }
     const audio = this.#element();
-    audio.src = mount.url;
+    const generation = ++this.#generation;
+    this.#detachHls();
     audio.volume = this.#state.volume;
     audio.muted = this.#state.muted;
     this.#set({ status: 'loading', error: null });
+    const hlsUrl = this.#state.hls ? this.#state.hlsUrl : null;
+    if (hlsUrl !== null && audio.canPlayType(HLS_TYPE) === '') {
+      this.#playHlsJs(audio, hlsUrl, generation);
+      return;
+    }
+    audio.src = hlsUrl ?? mount.url;
+    this.#start(audio);
+  }
+
+  #playHlsJs(audio: HTMLAudioElement, url: string, generation: number): void {
+    const failed = (): void => this.#fail(generation);
+    attachHlsJs(audio, url, failed).then((playback) => {
+      if (generation !== this.#generation) {
+        playback?.destroy();
+        return;
+      }
+      if (playback === null) {
+        this.#set({ status: 'error', error: 'This browser cannot play HLS; choose Direct.' });
+        return;
+      }
+      this.#hlsPlayback = playback;
+      this.#start(audio);
+    }, failed);
+  }
+
+  #fail(generation: number): void {
+    if (generation !== this.#generation || this.#state.status === 'idle') return;
+    this.#set({
+      status: 'error',
+      error: 'The stream could not be played. It may be offline; try another quality.',
+    });
+  }
+
+  #detachHls(): void {
+    this.#hlsPlayback?.destroy();
+    this.#hlsPlayback = null;
+  }
+
+  #start(audio: HTMLAudioElement): void {
     audio.play().catch((error: unknown) => {
       if (this.#state.status === 'idle') return;
       const name = error instanceof DOMException ? error.name : '';
@@ -129,6 +215,8 @@ class AudioController {
 
   stop(): void {
     const audio = this.#audio;
+    this.#generation++;
+    this.#detachHls();
     this.#set({ status: 'idle', error: null });
     if (!audio) return;
     audio.pause();

@@ -48,6 +48,9 @@ export type MountStatusDto = z.infer<typeof mountStatusSchema>;
 
 export const streamingStatusSchema = z.object({
   mounts: z.array(mountStatusSchema),
+  hlsUrl: z
+    .string()
+    .describe('HLS master playlist of the AAC mounts (for phones, Safari and CDNs)'),
   totalListeners: z.number().int().nullable(),
   nowPlaying: nowPlayingSchema.nullable(),
   fallback: fallbackOnAirSchema,

@@ -119,6 +119,6 @@ export class StreamingService {
       : known
         ? mounts.reduce((sum, m) => sum + (m.listeners ?? 0), 0)
         : null;
-    return { mounts, totalListeners, nowPlaying, fallback };
+    return { mounts, hlsUrl: `${base}/hls/radio.m3u8`, totalListeners, nowPlaying, fallback };
   }
 }

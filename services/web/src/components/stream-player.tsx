@@ -7,6 +7,7 @@ import { PlayIcon, StopIcon, VolumeIcon } from './icons.tsx';
 export function StreamPlayer({ compact = false }: { compact?: boolean }) {
   const audio = useAudio();
   const name = useId();
+  const delivery = useId();
   const on = audio.status === 'playing' || audio.status === 'loading';
   const statusText =
     audio.status === 'playing'
@@ -31,7 +32,7 @@ export function StreamPlayer({ compact = false }: { compact?: boolean }) {
       </button>
 
       {compact ? null : (
-        <fieldset className="segmented" aria-label="Stream quality">
+        <fieldset className="segmented" aria-label="Stream quality" disabled={audio.hls}>
           <legend className="visually-hidden">Stream quality</legend>
           {audio.mounts.map((mount) => (
             <label key={mount.mount} className={mount.mount === audio.mount ? 'checked' : ''}>
@@ -46,6 +47,28 @@ export function StreamPlayer({ compact = false }: { compact?: boolean }) {
               <span className="seg-detail">{mountParts(mount).detail}</span>
             </label>
           ))}
+        </fieldset>
+      )}
+
+      {compact || audio.hlsUrl === null ? null : (
+        <fieldset className="segmented" aria-label="Delivery">
+          <legend className="visually-hidden">Delivery</legend>
+          {(['Direct', 'HLS'] as const).map((way) => {
+            const hls = way === 'HLS';
+            return (
+              <label key={way} className={hls === audio.hls ? 'checked' : ''}>
+                <input
+                  type="radio"
+                  name={delivery}
+                  value={way}
+                  checked={hls === audio.hls}
+                  onChange={() => audioPlayer.selectHls(hls)}
+                />
+                <span className="seg-name">{way}</span>
+                <span className="seg-detail">{hls ? 'AAC, adaptive' : 'chosen quality'}</span>
+              </label>
+            );
+          })}
         </fieldset>
       )}
 

@@ -33,7 +33,7 @@ export function refreshStreaming(): Promise<void> {
     .streamingStatus()
     .then(
       (data) => {
-        audioPlayer.setMounts(data.mounts);
+        audioPlayer.setMounts(data.mounts, data.hlsUrl);
         liveStore.seed({ nowPlaying: data.nowPlaying, fallback: data.fallback });
         set({ data, error: null, loading: false });
       },
