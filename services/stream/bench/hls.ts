@@ -289,11 +289,11 @@ async function measureDelay(port: number, options: Options): Promise<void> {
   console.log(
     `\ntone switches: ${options.switches}, every ${options.every} s; segments ${options.segment} s\n`,
   );
-  console.log('| path                           | seen | median s | p95 s |');
-  console.log('|--------------------------------|------|----------|-------|');
+  console.log('| path                           |  seen | median s | p95 s |');
+  console.log('|--------------------------------|-------|----------|-------|');
   for (const [name, values] of rows) {
     console.log(
-      `| ${name.padEnd(30)} | ${`${values.length}/${options.switches}`.padStart(4)} | ${percentile(values, 50).toFixed(2).padStart(8)} | ${percentile(values, 95).toFixed(2).padStart(5)} |`,
+      `| ${name.padEnd(30)} | ${`${values.length}/${options.switches}`.padStart(5)} | ${percentile(values, 50).toFixed(2).padStart(8)} | ${percentile(values, 95).toFixed(2).padStart(5)} |`,
     );
   }
 }

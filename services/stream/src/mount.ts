@@ -363,7 +363,8 @@ export class Mount {
       configured: config.configured,
       contentType: this.contentType,
       listeners: this.#listeners.length + this.#hlsListeners,
-      hlsListeners: this.#hlsListeners,
+      // Only mounts served as HLS (AAC) have the field, so the others stay as Icecast has them.
+      ...(this.format.kind === 'aac' ? { hlsListeners: this.#hlsListeners } : {}),
       peak: this.#peak,
       slowListeners: this.#slow,
       maxListeners: config.maxListeners,
