@@ -51,6 +51,7 @@ describe('HlsVariant', () => {
     variant.append(frames(10, 10, 4), null);
     variant.append(frames(20, 50, 4), null);
     expect(variant.segments.map((s) => s.discontinuity)).toEqual([false, true]);
+    expect(variant.segments[0]?.duration).toBeCloseTo((10 * 1024) / 48000, 6);
     expect(variant.format?.sampleRate).toBe(44100);
   });
 });

@@ -39,6 +39,8 @@ export class HlsVariant {
   #nextSequence = 0;
   #parts: Buffer[] = [];
   #partSamples = 0;
+  /** The open segment's sample rate (a format change cuts it before the new rate applies). */
+  #partRate = 44100;
   #partStartedAt = 0;
   #partDiscontinuity = false;
   /** The 90 kHz time of the open segment's first sample. */
@@ -141,6 +143,7 @@ export class HlsVariant {
 
   #open(startedAt: number, title: string | null): void {
     this.#partStartedAt = startedAt;
+    this.#partRate = this.#format?.sampleRate ?? 44100;
     this.#partDiscontinuity = this.#nextDiscontinuity;
     this.#nextDiscontinuity = false;
     this.#parts.push(segmentTag(this.#pts90k, title));
@@ -151,9 +154,8 @@ export class HlsVariant {
   }
 
   #cut(): void {
-    const rate = this.#format?.sampleRate ?? 44100;
     const data = Buffer.concat(this.#parts);
-    const duration = this.#partSamples / rate;
+    const duration = this.#partSamples / this.#partRate;
     this.#segments.push({
       sequence: this.#nextSequence++,
       duration,
