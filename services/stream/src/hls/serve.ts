@@ -23,9 +23,7 @@ export function serveHls(
 ): void {
   const keepAlive =
     head.version === 'HTTP/1.1' && head.headers.get('connection')?.toLowerCase() !== 'close';
-  let reply:
-    | HlsReply
-    | { status: 204 | 405; body?: undefined; contentType?: undefined; cache?: undefined };
+  let reply: HlsReply;
   if (head.method === 'OPTIONS') reply = { status: 204 };
   else if (head.method !== 'GET' && head.method !== 'HEAD') reply = { status: 405 };
   else {

@@ -13,7 +13,7 @@ export interface HlsOptions {
 
 /** What the HLS routes answer; serve.ts writes it. */
 export interface HlsReply {
-  status: 200 | 404;
+  status: 200 | 204 | 404 | 405;
   contentType?: string;
   /** `Cache-Control` value. */
   cache?: string;
