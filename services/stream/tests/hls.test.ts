@@ -9,6 +9,7 @@ import {
   ffprobe,
   pushSine,
   Resources,
+  rawExchange,
   request,
   StreamListener,
 } from './helpers.ts';
@@ -264,6 +265,27 @@ describe('HLS', () => {
     }
     const after = server.snapshot().mounts.find((m) => m.path === '/radio.aac')?.hlsListeners ?? 0;
     expect(after).toBeGreaterThan(before);
+  });
+
+  test("one connection carries a player's requests (HTTP/1.1 keep-alive, pipelined too)", async () => {
+    const get = (path: string, last = false): string =>
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${last ? 'Connection: close\r\n' : ''}\r\n`;
+    const answer = await rawExchange(
+      server.port,
+      get('/hls/radio.m3u8') + get('/hls/radio/live.m3u8') + get('/hls/none/live.m3u8', true),
+    );
+    expect(answer.closed).toBe(true);
+    expect([...answer.text.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((m) => m[1])).toEqual([
+      '200',
+      '200',
+      '404',
+    ]);
+    const options = await rawExchange(
+      server.port,
+      'OPTIONS /hls/radio.m3u8 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    );
+    expect(options.text).toMatch(/^HTTP\/1\.1 204 No Content\r\n/);
+    expect(options.text).toContain('Access-Control-Allow-Origin: *\r\n');
   });
 
   test('unknown or expired playlists and segments: 404 at once', async () => {
