@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createMemoryBus, type EventMessage, parseAdtsHeader, silentLogger } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
 import type { StreamServer } from '../src/index.ts';
 import {
   ADMIN_AUTH,
+  decodeErrors,
   ffmpegPath,
   ffprobe,
   pushSine,
@@ -199,6 +202,7 @@ describe('HLS', () => {
     expect(res.status).toBe(200);
     let placed: number | null = null;
     let duration = 0;
+    let segment = Buffer.alloc(0);
     await waitFor('a segment with the title', async () => {
       const { listed } = await playRound(null);
       for (const entry of listed) {
@@ -207,12 +211,17 @@ describe('HLS', () => {
         if (tag) {
           placed = entry.startedAt + tag.at * 1000;
           duration = entry.duration;
+          segment = data;
           return true;
         }
       }
       return false;
     });
     expect(Math.abs((placed as unknown as number) - setAt)).toBeLessThanOrEqual(duration * 1000);
+    // The tag inside the segment does not disturb a decoder.
+    const file = join(await resources.tempDir(), 'title.aac');
+    await writeFile(file, segment);
+    expect(await decodeErrors(file)).toEqual([]);
   });
 
   test('100 HLS sessions are 100 listeners of /radio.aac, and end when they stop fetching', async () => {
