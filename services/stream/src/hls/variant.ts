@@ -120,6 +120,8 @@ export class HlsVariant {
       offset += header.length;
     }
     this.#addRun(chunk, runStart, offset);
+    // A segment filled by this chunk goes out now, not when the next chunk arrives.
+    if (this.#full()) this.#cut();
   }
 
   /** Notes the frame's format; true when it differs from the open segment's (cut there). */
