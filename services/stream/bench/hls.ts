@@ -47,6 +47,7 @@ interface Options {
 function parseArgs(argv: string[]): Options {
   const options: Options = { switches: 10, every: 6, segment: 2, listeners: 1000, seconds: 20 };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') continue; // what `pnpm bench:hls -- …` passes on
     const [flag, inline] = (argv[i] as string).split('=');
     const value = Number(inline ?? argv[++i]);
     const key = flag?.replace(/^--/, '') as keyof Options;
