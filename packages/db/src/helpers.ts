@@ -56,6 +56,19 @@ function numberOrNull(value: number | null): number | null {
   return value === null ? null : Number(value);
 }
 
+/** The analysis columns of a row nothing has been measured for (a new or changed file). */
+export const ANALYSIS_PENDING = {
+  analysis_status: 'pending',
+  loudness: null,
+  loudness_range: null,
+  true_peak: null,
+  cue_in: null,
+  cue_out: null,
+  fade_point: null,
+  analysis_error: null,
+  analyzed_at: null,
+} as const satisfies Partial<Track>;
+
 /** What the background analysis measured about a `tracks` row, in camelCase. */
 export function trackAnalysis(row: Track) {
   return {

@@ -12,6 +12,7 @@ export {
   MigrationError,
 } from './errors.ts';
 export {
+  ANALYSIS_PENDING,
   containsIgnoreCase,
   escapeLike,
   fromFlag,

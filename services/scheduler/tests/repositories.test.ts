@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
+import { ANALYSIS_PENDING, createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import type { TrackTags } from '../src/library/probe.ts';
 import { HistoryRepository } from '../src/repositories/history-repository.ts';
 import { PlaylistRepository } from '../src/repositories/playlist-repository.ts';
@@ -180,17 +180,7 @@ describe.each(dialects)('scheduler repositories on $name', ({ setup }) => {
       { ...tags, replayGain: null },
       true,
     );
-    expect(changed).toMatchObject({
-      analysis_status: 'pending',
-      loudness: null,
-      loudness_range: null,
-      true_peak: null,
-      cue_in: null,
-      cue_out: null,
-      fade_point: null,
-      analyzed_at: null,
-      replay_gain: null,
-    });
+    expect(changed).toMatchObject({ ...ANALYSIS_PENDING, replay_gain: null });
     expect(await tracks.pendingAnalysis()).toContain(row.id);
   });
 

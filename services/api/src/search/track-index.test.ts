@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { silentLogger } from '@radio/core';
-import type { Track } from '@radio/db';
+import { ANALYSIS_PENDING, type Track } from '@radio/db';
 import type { TrackListQuery } from '../dtos/tracks.dto.ts';
 import { fold, searchTokens, sortKey } from './text.ts';
 import { TrackIndex, type TrackIndexSource } from './track-index.ts';
@@ -31,15 +31,7 @@ function row(fields: Partial<Track>): Track {
     added_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     replay_gain: null,
-    analysis_status: 'pending',
-    loudness: null,
-    loudness_range: null,
-    true_peak: null,
-    cue_in: null,
-    cue_out: null,
-    fade_point: null,
-    analysis_error: null,
-    analyzed_at: null,
+    ...ANALYSIS_PENDING,
     ...fields,
   };
 }

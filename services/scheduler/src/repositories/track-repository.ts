@@ -1,5 +1,5 @@
 import type { Track, TrackStatus, TrackUpdate } from '@radio/db';
-import { nowIso, toFlag } from '@radio/db';
+import { ANALYSIS_PENDING, nowIso, toFlag } from '@radio/db';
 import type { Measurement } from '../analysis/log-parser.ts';
 import type { TrackTags } from '../library/probe.ts';
 import type { Db } from './db.ts';
@@ -24,19 +24,6 @@ export interface AnalysisCounts {
   readonly done: number;
   readonly failed: number;
 }
-
-/** What a changed file's row forgets: it is measured again. */
-const ANALYSIS_RESET: TrackUpdate = {
-  analysis_status: 'pending',
-  loudness: null,
-  loudness_range: null,
-  true_peak: null,
-  cue_in: null,
-  cue_out: null,
-  fade_point: null,
-  analysis_error: null,
-  analyzed_at: null,
-};
 
 /** Every query the scheduler makes on `tracks`; nothing else in the service writes SQL for it. */
 export class TrackRepository {
@@ -117,7 +104,7 @@ export class TrackRepository {
       mtime: facts.mtime,
       status: 'ok' as const,
       error: null,
-      ...(contentChanged ? ANALYSIS_RESET : {}),
+      ...(contentChanged ? ANALYSIS_PENDING : {}),
     };
     return this.#db
       .insertInto('tracks')
@@ -240,7 +227,7 @@ export class TrackRepository {
     reason: string,
   ): Promise<Track | undefined> {
     return this.#setAnalysis(id, facts, {
-      ...ANALYSIS_RESET,
+      ...ANALYSIS_PENDING,
       analysis_status: 'failed',
       analysis_error: reason,
     });
