@@ -62,6 +62,13 @@ describe('edge relays (origin and two edges as processes)', () => {
       startNode(resources, env),
     ]);
     if (!edgeA || !edgeB) throw new Error('edges did not start');
+    // A listener that comes before the edge has pulled the mount gets a 404, as on any server.
+    for (const edge of [edgeA, edgeB]) {
+      await waitFor(
+        'the relayed mount on the edge',
+        async () => (await statusJson(edge)).icestats.source,
+      );
+    }
     const listeners = [listen(edgeA), listen(edgeA), listen(edgeB)];
     await waitFor(
       'audio and the title on every edge listener',

@@ -151,7 +151,7 @@ describe('the web app in Chromium, against the running station', () => {
       return title.length > 0 && title !== 'Nothing on air right now';
     });
     await page.getByRole('radio', { name: /High MP3/ }).waitFor();
-    await page.getByRole('radio', { name: /AAC/ }).waitFor();
+    await page.getByRole('radio', { name: /^AAC 96/ }).waitFor();
     await page.getByRole('radio', { name: /Low MP3/ }).waitFor();
     await expect(page.getByTestId('listener-count').textContent()).resolves.toMatch(/listener/);
     await page.locator('.connection-open').waitFor();
