@@ -53,31 +53,37 @@ function truncateUtf8(text: string, max: number): string {
 }
 
 /**
- * Parses the metadata blocks out of a stream received with `Icy-MetaData: 1` (tests and the
- * benchmark read streams with it). Keeps its state across calls.
+ * Splits a stream received with `Icy-MetaData: 1` into audio and titles, in stream order:
+ * every `metaint` audio bytes come one length byte N and N*16 bytes of `StreamTitle='...';`.
+ * The relay needs the order (not just the titles) so a title lands on the edge's mount at the
+ * same point in the audio as on the origin.
  */
-export class IcyReader {
+export class IcyDemuxer {
   readonly #metaint: number;
+  readonly #onAudio: (audio: Buffer) => void;
+  readonly #onTitle: (title: string, url: string) => void;
   #audioLeft: number;
+  /** Metadata bytes still to read; -1 while reading audio or the length byte. */
   #metaLeft = -1;
   #meta: Buffer[] = [];
-  readonly titles: string[] = [];
-  audioBytes = 0;
 
-  constructor(metaint: number) {
+  constructor(
+    metaint: number,
+    onAudio: (audio: Buffer) => void,
+    onTitle: (title: string, url: string) => void,
+  ) {
     this.#metaint = metaint;
     this.#audioLeft = metaint;
+    this.#onAudio = onAudio;
+    this.#onTitle = onTitle;
   }
 
-  /** Feeds received bytes; returns the audio bytes among them (subarrays, in order). */
-  push(data: Buffer): Buffer[] {
-    const audio: Buffer[] = [];
+  push(data: Buffer): void {
     let offset = 0;
     while (offset < data.length) {
       if (this.#metaLeft < 0 && this.#audioLeft > 0) {
         const n = Math.min(this.#audioLeft, data.length - offset);
-        audio.push(data.subarray(offset, offset + n));
-        this.audioBytes += n;
+        this.#onAudio(data.subarray(offset, offset + n));
         this.#audioLeft -= n;
         offset += n;
       } else if (this.#metaLeft < 0) {
@@ -92,17 +98,46 @@ export class IcyReader {
         if (this.#metaLeft === 0) this.#endBlock();
       }
     }
-    return audio;
   }
 
   #endBlock(): void {
     if (this.#meta.length > 0) {
       const text = Buffer.concat(this.#meta).toString('utf8').replace(/\0+$/, '');
-      const match = /StreamTitle='(.*?)';/s.exec(text);
-      if (match) this.titles.push(match[1] as string);
+      const title = /StreamTitle='(.*?)';/s.exec(text);
+      const url = /StreamUrl='(.*?)';/s.exec(text);
+      if (title) this.#onTitle(title[1] as string, url?.[1] ?? '');
     }
     this.#meta = [];
     this.#metaLeft = -1;
     this.#audioLeft = this.#metaint;
+  }
+}
+
+/**
+ * The titles and audio of a stream received with `Icy-MetaData: 1`, as tests and the benchmark
+ * read it. Keeps its state across calls.
+ */
+export class IcyReader {
+  readonly titles: string[] = [];
+  audioBytes = 0;
+  #audio: Buffer[] = [];
+  readonly #demuxer: IcyDemuxer;
+
+  constructor(metaint: number) {
+    this.#demuxer = new IcyDemuxer(
+      metaint,
+      (audio) => {
+        this.#audio.push(audio);
+        this.audioBytes += audio.length;
+      },
+      (title) => this.titles.push(title),
+    );
+  }
+
+  /** Feeds received bytes; returns the audio bytes among them (subarrays, in order). */
+  push(data: Buffer): Buffer[] {
+    this.#audio = [];
+    this.#demuxer.push(data);
+    return this.#audio;
   }
 }

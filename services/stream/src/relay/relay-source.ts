@@ -3,8 +3,8 @@ import { FrameSplitter } from '@radio/core';
 import { ChunkAssembler } from '../formats/chunk-assembler.ts';
 import { formatOf } from '../formats/index.ts';
 import { type IceHeaders, readIceHeaders } from '../ice-headers.ts';
+import { IcyDemuxer } from '../icy.ts';
 import type { Mount, MountSource } from '../mount.ts';
-import { IcyDemuxer } from './icy-demux.ts';
 
 /** What a pull needs to know: where, as whom, and how long the origin may stay silent. */
 export interface PullRequest {

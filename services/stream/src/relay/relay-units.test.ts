@@ -1,8 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { icyMeta } from '../icy.ts';
+import { IcyDemuxer, icyMeta } from '../icy.ts';
 import { Backoff } from './backoff.ts';
 import { EdgeDirectory } from './edge-directory.ts';
-import { IcyDemuxer } from './icy-demux.ts';
 import { parseStatsXml } from './origin-list.ts';
 
 describe('parseStatsXml', () => {
