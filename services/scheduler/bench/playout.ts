@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { locateFfmpeg, runFfmpeg, silentLogger } from '@radio/core';
 import { generateTrack } from '@radio/core/test-audio';
+import { freePort, RealIcecast } from '@radio/core/testing';
 import { createStreamServer, type StreamServer } from '@radio/stream';
-import { freePort, RealIcecast } from '../tests/helpers/icecast.ts';
 import { benchAnalysis } from './analysis.ts';
 
 const { values: args } = parseArgs({

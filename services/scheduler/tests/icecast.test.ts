@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type Bus, createMemoryBus, silentLogger } from '@radio/core';
 import { generateTestLibrary } from '@radio/core/test-audio';
-import { waitFor } from '@radio/core/testing';
+import { RealIcecast, waitFor } from '@radio/core/testing';
 import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import { createScheduler, type Scheduler } from '../src/index.ts';
 import { ControlClient } from './helpers/control-client.ts';
-import { RealIcecast } from './helpers/icecast.ts';
 import { ffprobe, listen } from './helpers/listen.ts';
 import { ADMIN, ffmpegPath, SOURCE_PASSWORD } from './helpers/station.ts';
 

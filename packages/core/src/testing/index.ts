@@ -1,7 +1,5 @@
 // Helpers for the station's tests (every package's): bounded polling, a logger whose lines can
 // be read back, and a free loopback port. Not used by services at run time.
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { createLogger, type Logger } from '../logger.ts';
 
 export interface LogLine {
@@ -49,18 +47,6 @@ export async function waitFor<T>(
   }
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (for peers that cannot take port 0). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return address.port;
-}
-
 /** An ADTS header: MPEG-4 AAC-LC, sampling index `rate`, `channels`, frame `length`. */
 export function adtsHeader(rate: number, channels: number, length: number): Buffer {
   return Buffer.from([
@@ -73,3 +59,6 @@ export function adtsHeader(rate: number, channels: number, length: number): Buff
     0xfc,
   ]);
 }
+
+export { freePort } from './free-port.ts';
+export { type IcecastRelay, RealIcecast } from './icecast.ts';

@@ -1,22 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
-export const ICECAST_BINARY = '/usr/bin/icecast2';
+const ICECAST_BINARY = '/usr/bin/icecast2';
 
-/** A free TCP port on loopback (taken from the kernel, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/** A relay in the Icecast configuration: `remote` on the server at `port` becomes `local`. */
+export interface IcecastRelay {
+  port: number;
+  remote: string;
+  local: string;
+}
+
+export interface IcecastOptions {
+  sourcePassword: string;
+  adminUser: string;
+  adminPassword: string;
+  /** Mounts Icecast pulls from another server (`<relay>`, always on, with ICY titles). */
+  relays?: readonly IcecastRelay[];
 }
 
 async function userIds(name: string): Promise<{ uid: number; gid: number } | null> {
@@ -27,10 +29,27 @@ async function userIds(name: string): Promise<{ uid: number; gid: number } | nul
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+async function groupName(gid: number): Promise<string | undefined> {
+  const groups = await readFile('/etc/group', 'utf8').catch(() => '');
+  return groups
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((parts) => Number(parts[2]) === gid)?.[0];
+}
+
+function relayXml(relays: readonly IcecastRelay[]): string {
+  return relays
+    .map(
+      (relay) =>
+        `<relay><server>127.0.0.1</server><port>${relay.port}</port><mount>${relay.remote}</mount><local-mount>${relay.local}</local-mount><on-demand>0</on-demand><relay-shoutcast-metadata>1</relay-shoutcast-metadata></relay>`,
+    )
+    .join('\n  ');
+}
+
 /**
  * The real Icecast 2.4 from the Debian package, on a free loopback port, for tests and the
- * benchmark. It refuses to run as root, so the config drops to the `icecast2` user. Resolves
- * null when this machine cannot run it (no binary, no user, not root).
+ * benchmarks. It refuses to run as root, so the config drops to the `icecast2` user. `start`
+ * resolves null when this machine cannot run it (no binary, no user, not root).
  */
 export class RealIcecast {
   readonly port: number;
@@ -46,11 +65,7 @@ export class RealIcecast {
     this.#config = config;
   }
 
-  static async start(credentials: {
-    sourcePassword: string;
-    adminUser: string;
-    adminPassword: string;
-  }): Promise<RealIcecast | null> {
+  static async start(options: IcecastOptions): Promise<RealIcecast | null> {
     const ids = await userIds('icecast2');
     const binary = await readFile(ICECAST_BINARY).then(
       () => true,
@@ -73,16 +88,18 @@ export class RealIcecast {
     <source-timeout>10</source-timeout><burst-on-connect>1</burst-on-connect>
     <burst-size>65535</burst-size></limits>
   <authentication>
-    <source-password>${credentials.sourcePassword}</source-password>
-    <admin-user>${credentials.adminUser}</admin-user>
-    <admin-password>${credentials.adminPassword}</admin-password>
+    <source-password>${options.sourcePassword}</source-password>
+    <relay-password>${options.sourcePassword}</relay-password>
+    <admin-user>${options.adminUser}</admin-user>
+    <admin-password>${options.adminPassword}</admin-password>
   </authentication>
   <hostname>127.0.0.1</hostname>
   <listen-socket><port>${port}</port><bind-address>127.0.0.1</bind-address></listen-socket>
   <fileserve>1</fileserve>
+  ${relayXml(options.relays ?? [])}
   <paths><basedir>/usr/share/icecast2</basedir><logdir>${logs}</logdir>
     <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>3</loglevel></logging>
   <security><chroot>0</chroot><changeowner><user>icecast2</user><group>${(await groupName(ids.gid)) ?? 'icecast'}</group></changeowner></security>
 </icecast>
 `,
@@ -135,12 +152,4 @@ export class RealIcecast {
     await this.kill();
     await rm(this.#dir, { recursive: true, force: true });
   }
-}
-
-async function groupName(gid: number): Promise<string | undefined> {
-  const groups = await readFile('/etc/group', 'utf8').catch(() => '');
-  return groups
-    .split('\n')
-    .map((line) => line.split(':'))
-    .find((parts) => Number(parts[2]) === gid)?.[0];
 }
