@@ -1,22 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { waitFor } from '@radio/core/testing';
+import { childPidWithArg, waitFor } from '@radio/core/testing';
 import { decode, rmsWindows } from './helpers/listen.ts';
 import { TestStation } from './helpers/station.ts';
-
-/** The station's encoder: the one ffmpeg child of this worker writing to `pipe:3`. */
-async function encoderPid(): Promise<number | undefined> {
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== process.pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes('pipe:3')) return Number(name);
-  }
-  return undefined;
-}
 
 /** A listener that keeps every chunk with the time it arrived. */
 class TimedListener {
@@ -64,7 +50,7 @@ describe('the encoder process dies', () => {
     const listener = new TimedListener(`${station.streamUrl}/radio.mp3`);
     try {
       await waitFor('two seconds of audio', () => listener.bytes().length > 32_000);
-      const pid = await waitFor('the encoder process', encoderPid);
+      const pid = await waitFor('the encoder process', () => childPidWithArg('pipe:3'));
       const before = station.scheduler.status().mounts;
       const killedAt = Date.now();
       process.kill(pid, 'SIGKILL');

@@ -60,5 +60,6 @@ export function adtsHeader(rate: number, channels: number, length: number): Buff
   ]);
 }
 
+export { childPidWithArg } from './child-process.ts';
 export { freePort } from './free-port.ts';
 export { type IcecastRelay, RealIcecast } from './icecast.ts';

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
@@ -10,7 +10,7 @@ import {
   runFfmpeg,
   silentLogger,
 } from '@radio/core';
-import { waitFor } from '@radio/core/testing';
+import { childPidWithArg, waitFor } from '@radio/core/testing';
 import { BYTES_PER_FRAME, FFMPEG_PCM_ARGS, SAMPLE_RATE } from '../pcm.ts';
 import { encoderArgs } from './encoder-args.ts';
 import { type EncoderOutput, StationEncoder } from './station-encoder.ts';
@@ -122,7 +122,7 @@ describe('StationEncoder: one ffmpeg, three outputs', () => {
   it('restarts quickly after its process is killed, and encodes again', async () => {
     const received = start();
     await waitFor('the encoder is running', () => encoder?.running === true);
-    const pid = await waitFor('the encoder process', childEncoderPid);
+    const pid = await waitFor('the encoder process', () => childPidWithArg('pipe:3'));
     process.kill(pid, 'SIGKILL');
     await waitFor('restarted', () => encoder?.restarts === 1 && encoder.running);
     const end = feed(10 * SAMPLE_RATE);
@@ -131,16 +131,3 @@ describe('StationEncoder: one ffmpeg, three outputs', () => {
     );
   });
 });
-
-/** The encoder ffmpeg among this process's children (`pipe:3` is its first output). */
-async function childEncoderPid(): Promise<number | undefined> {
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== process.pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes('pipe:3')) return Number(name);
-  }
-  return undefined;
-}
