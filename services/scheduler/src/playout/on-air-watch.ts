@@ -73,7 +73,7 @@ export class OnAirWatch {
     this.#fallback = new FallbackSwitch({
       audio: this.#source,
       idle: () => player.state === 'playing' && !player.onAir() && !upcoming.head(),
-      hasFiles: async () => (await tracks.stamps()).some((stamp) => stamp.status !== 'missing'),
+      hasFiles: () => tracks.anyPresent(),
       stationName: options.station.name,
       logger: log,
       onChange: (fallback, title, frame) => nowPlaying.fallbackChanged(fallback, title, frame),

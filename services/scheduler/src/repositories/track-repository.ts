@@ -41,6 +41,17 @@ export class TrackRepository {
     return rows.map((row) => ({ ...row, size: Number(row.size), mtime: Number(row.mtime) }));
   }
 
+  /** Whether any file is in the folder, playable or not (one row read, not the library). */
+  async anyPresent(): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom('tracks')
+      .select('id')
+      .where('status', '!=', 'missing')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async findByPath(path: string): Promise<Track | undefined> {
     return this.#db.selectFrom('tracks').selectAll().where('path', '=', path).executeTakeFirst();
   }
