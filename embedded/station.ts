@@ -87,7 +87,7 @@ async function startServices(
     closers,
     createStreamServer(streamOptions, { logger: loggerFor('stream'), bus }),
   );
-  const withStream = { ...config, STREAM_URL: stream.url };
+  const withStream = { ...config, DATA_DIR: dataDir, STREAM_URL: stream.url };
   const scheduler = await started(
     closers,
     createScheduler(schedulerOptionsFromConfig(withStream), {

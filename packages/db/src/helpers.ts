@@ -56,8 +56,12 @@ function numberOrNull(value: number | null): number | null {
   return value === null ? null : Number(value);
 }
 
-/** The analysis columns of a row nothing has been measured for (a new or changed file). */
+/**
+ * The measured columns of a row nothing has been measured for (a new or changed file): the
+ * analysis, and the audio hash the upload's duplicate check fills in when it first needs it.
+ */
 export const ANALYSIS_PENDING = {
+  audio_hash: null,
   analysis_status: 'pending',
   loudness: null,
   loudness_range: null,

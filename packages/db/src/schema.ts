@@ -95,6 +95,8 @@ export interface TracksTable {
   /** Why the analysis failed (the track still plays if it decodes). */
   analysis_error: string | null;
   analyzed_at: Timestamp | null;
+  /** Hash of the audio packets alone (tags excluded); null until first needed, and on change. */
+  audio_hash: string | null;
 }
 
 export interface PlaylistsTable {
@@ -142,6 +144,38 @@ export interface SettingsTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** A file deleted from the library, kept under DATA_DIR/trash until restored or expired. */
+export interface TrashTable {
+  id: Generated<number>;
+  /** The track row the file had; null once that row is gone. */
+  track_id: number | null;
+  /** Where it was, relative to MUSIC_DIR. */
+  original_path: string;
+  /** Its file name under DATA_DIR/trash. */
+  stored_name: string;
+  title: string;
+  artist: string | null;
+  size: number;
+  deleted_by: number | null;
+  deleted_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+}
+
+/** Who did what to the library (uploads, tag edits, moves, deletes, restores). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Generated<Timestamp>;
+  user_id: number | null;
+  /** Copied, so the entry reads right after the account is gone. */
+  username: string | null;
+  /** e.g. `track.upload`, `track.tags`, `track.move`, `track.delete`, `track.restore`. */
+  action: string;
+  /** What it acted on, e.g. the track's path. */
+  target: string | null;
+  /** JSON. */
+  details: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   tracks: TracksTable;
@@ -150,6 +184,8 @@ export interface Database {
   play_history: PlayHistoryTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  trash: TrashTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -179,3 +215,9 @@ export type SessionUpdate = Updateable<SessionsTable>;
 export type Setting = Selectable<SettingsTable>;
 export type NewSetting = Insertable<SettingsTable>;
 export type SettingUpdate = Updateable<SettingsTable>;
+
+export type TrashEntry = Selectable<TrashTable>;
+export type NewTrashEntry = Insertable<TrashTable>;
+
+export type AuditEntry = Selectable<AuditLogTable>;
+export type NewAuditEntry = Insertable<AuditLogTable>;

@@ -228,6 +228,7 @@ async function serve(args: ServeArgs): Promise<void> {
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
       musicDir: tmpdir(),
+      dataDir: tmpdir(),
       redisPrefix: args.redisPrefix,
       limits: { loginPerIp: { max: 1000, windowMs: 60_000 } },
     },

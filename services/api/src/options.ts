@@ -13,8 +13,14 @@ export interface ApiOptions {
   streamUrl: string;
   /** What listeners are told; `streamUrl` when unset. */
   publicStreamUrl?: string | undefined;
-  /** MUSIC_DIR: track paths are relative to it (cover art). */
+  /** MUSIC_DIR: track paths are relative to it; uploads, tag edits and moves write in it. */
   musicDir: string;
+  /** DATA_DIR: the api's own files (the library's trash, unfinished uploads). */
+  dataDir: string;
+  /** MAX_UPLOAD_MB in bytes: a larger upload is refused with 413. Default 500 MB. */
+  maxUploadBytes?: number | undefined;
+  /** TRASH_DAYS: how long a deleted file stays restorable. Default 30. */
+  trashDays?: number | undefined;
   /** express's `trust proxy`: true trusts one proxy hop (X-Forwarded-For/-Proto). Default false. */
   trustProxy?: boolean | number | string | undefined;
   /** Whether POST /auth/register accepts new accounts. Default true. */
@@ -85,6 +91,9 @@ export interface ResolvedApiOptions {
   streamUrl: string;
   publicStreamUrl: string | undefined;
   musicDir: string;
+  dataDir: string;
+  maxUploadBytes: number;
+  trashDays: number;
   trustProxy: boolean | number | string;
   registrationOpen: boolean;
   bootstrapAdmin: { username: string; password: string } | undefined;
@@ -102,6 +111,7 @@ export interface ResolvedApiOptions {
   scryptCost: number;
 }
 
+const MB = 1024 * 1024;
 const MINUTE_MS = 60 * 1000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
@@ -140,6 +150,7 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
   const sessionSecrets = sessionSecretsOf(options.sessionSecret);
   checkUrls(options);
   if (!options.musicDir) throw new TypeError('createApi: musicDir is required');
+  if (!options.dataDir) throw new TypeError('createApi: dataDir is required');
   const sessionStore = sessionStoreOf(options, withRedis);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -153,6 +164,9 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     streamUrl: options.streamUrl,
     publicStreamUrl: options.publicStreamUrl,
     musicDir: options.musicDir,
+    dataDir: options.dataDir,
+    maxUploadBytes: options.maxUploadBytes ?? 500 * MB,
+    trashDays: options.trashDays ?? 30,
     trustProxy: options.trustProxy === true ? 1 : (options.trustProxy ?? false),
     registrationOpen: options.registrationOpen ?? true,
     bootstrapAdmin: options.bootstrapAdmin,
@@ -197,6 +211,9 @@ export function apiOptionsFromConfig(
     | 'STREAM_URL'
     | 'PUBLIC_STREAM_URL'
     | 'MUSIC_DIR'
+    | 'DATA_DIR'
+    | 'MAX_UPLOAD_MB'
+    | 'TRASH_DAYS'
     | 'TRUST_PROXY'
     | 'REGISTRATION'
     | 'ADMIN_USER'
@@ -210,6 +227,9 @@ export function apiOptionsFromConfig(
     streamUrl: config.STREAM_URL,
     publicStreamUrl: config.PUBLIC_STREAM_URL,
     musicDir: config.MUSIC_DIR,
+    dataDir: config.DATA_DIR,
+    maxUploadBytes: config.MAX_UPLOAD_MB * MB,
+    trashDays: config.TRASH_DAYS,
     trustProxy: config.TRUST_PROXY,
     registrationOpen: config.REGISTRATION === 'open',
     // With registration open the first user to register becomes admin; a closed station

@@ -11,6 +11,7 @@ const options: ApiOptions = {
   sessionSecret: 'test-session-secret-0123456789',
   streamUrl: 'http://127.0.0.1:9',
   musicDir: tmpdir(),
+  dataDir: tmpdir(),
   scryptCost: 10,
 };
 
@@ -93,6 +94,9 @@ describe('apiOptionsFromConfig', () => {
     STREAM_URL: 'http://stream:8000',
     PUBLIC_STREAM_URL: undefined,
     MUSIC_DIR: '/music',
+    DATA_DIR: '/data',
+    MAX_UPLOAD_MB: 500,
+    TRASH_DAYS: 30,
     TRUST_PROXY: false,
     REGISTRATION: 'open' as const,
     ADMIN_USER: 'admin',
@@ -107,6 +111,9 @@ describe('apiOptionsFromConfig', () => {
       streamUrl: 'http://stream:8000',
       publicStreamUrl: undefined,
       musicDir: '/music',
+      dataDir: '/data',
+      maxUploadBytes: 500 * 1024 * 1024,
+      trashDays: 30,
       trustProxy: false,
       registrationOpen: true,
       bootstrapAdmin: undefined,

@@ -55,6 +55,9 @@ export const apiSpec = {
   ADMIN_PASSWORD: v.ADMIN_PASSWORD,
   TRUST_PROXY: v.TRUST_PROXY,
   REGISTRATION: v.REGISTRATION,
+  DATA_DIR: v.DATA_DIR,
+  MAX_UPLOAD_MB: v.MAX_UPLOAD_MB,
+  TRASH_DAYS: v.TRASH_DAYS,
 };
 
 export const webSpec = {

@@ -66,6 +66,14 @@ export const variables = {
     z.coerce.number().int().min(1).max(10).default(2),
     'seconds of audio per HLS segment, 1 to 10',
   ),
+  MAX_UPLOAD_MB: variable(
+    z.coerce.number().int().min(1).max(100_000).default(500),
+    'the largest upload in MB, 1 or more',
+  ),
+  TRASH_DAYS: variable(
+    z.coerce.number().int().min(0).max(3650).default(30),
+    'days a deleted file stays restorable, 0 to 3650',
+  ),
   CONTROL_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
   CONTROL_PORT: port(1234),
   API_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),

@@ -6,6 +6,7 @@ import * as playHistory from './2026-11-21-04-play-history.ts';
 import * as sessions from './2026-11-21-05-sessions.ts';
 import * as settings from './2026-11-21-06-settings.ts';
 import * as trackAnalysis from './2026-11-24-01-track-analysis.ts';
+import * as libraryManagement from './2026-11-25-01-library-management.ts';
 
 /**
  * Every migration, by name. Listed by hand rather than read from the folder so that a
@@ -20,4 +21,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21-05-sessions': sessions,
   '2026-11-21-06-settings': settings,
   '2026-11-24-01-track-analysis': trackAnalysis,
+  '2026-11-25-01-library-management': libraryManagement,
 };

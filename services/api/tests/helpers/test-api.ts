@@ -37,6 +37,7 @@ export interface TestApi {
   readonly database: TestDatabase;
   readonly redis: TestRedis | null;
   readonly musicDir: string;
+  readonly dataDir: string;
   readonly options: ApiOptions;
   /** Closes the api and builds a new one on the same database and Redis (a restart). */
   restart(): Promise<void>;
@@ -59,11 +60,13 @@ export async function startTestApi(
   const redis =
     setup.sessions === 'redis' || start.bus === 'redis' ? await createTestRedis() : null;
   const musicDir = await mkdtemp(join(tmpdir(), 'radio-api-music-'));
+  const dataDir = await mkdtemp(join(tmpdir(), 'radio-api-data-'));
   const options: ApiOptions = {
     sessionSecret: 'test-session-secret-0123456789',
     // Port 9 (discard) refuses at once: no stream server in these tests.
     streamUrl: 'http://127.0.0.1:9',
     musicDir,
+    dataDir,
     scryptCost: SCRYPT_COST,
     trackIndexRefreshMs: 0,
     commandTimeoutMs: 2000,
@@ -103,6 +106,7 @@ export async function startTestApi(
     await redis?.cleanup();
     await database.drop();
     await rm(musicDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
   const stop = async () => {
@@ -122,6 +126,7 @@ export async function startTestApi(
     database,
     redis,
     musicDir,
+    dataDir,
     options,
     async restart() {
       await stop();
@@ -137,6 +142,7 @@ export async function startTestApi(
       await redis?.cleanup();
       await database.drop();
       await rm(musicDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
   return test;
