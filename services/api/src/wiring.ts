@@ -18,6 +18,7 @@ import { statusController } from './controllers/status.controller.ts';
 import { tracksController } from './controllers/tracks.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
 import type { ResolvedApiOptions } from './options.ts';
+import { AuditRepository } from './repositories/audit.repository.ts';
 import { HistoryRepository } from './repositories/history.repository.ts';
 import { PlaylistsRepository } from './repositories/playlists.repository.ts';
 import { TracksRepository } from './repositories/tracks.repository.ts';
@@ -60,6 +61,7 @@ export interface Repositories {
   tracks: TracksRepository;
   playlists: PlaylistsRepository;
   history: HistoryRepository;
+  audit: AuditRepository;
 }
 
 export function createRepositories(db: DbHandle): Repositories {
@@ -68,6 +70,7 @@ export function createRepositories(db: DbHandle): Repositories {
     tracks: new TracksRepository(db),
     playlists: new PlaylistsRepository(db),
     history: new HistoryRepository(db),
+    audit: new AuditRepository(db),
   };
 }
 
