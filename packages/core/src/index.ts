@@ -15,5 +15,6 @@ export {
   serviceLoggers,
   silentLogger,
 } from './logger.ts';
+export * from './media/index.ts';
 export { localUrl } from './net.ts';
 export * from './station/mounts.ts';
