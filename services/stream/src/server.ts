@@ -16,6 +16,7 @@ import { type ResolvedOptions, resolveOptions, type StreamServerOptions } from '
 import { isPublicPage } from './public-routes.ts';
 import { EdgeDirectory } from './relay/edge-directory.ts';
 import { EdgeNetwork } from './relay/network.ts';
+import { hlsOverflow } from './relay/overflow.ts';
 import type { RequestHead } from './request-head.ts';
 import { serveSource } from './source.ts';
 import { ListenerCountPublisher, type ServerSnapshot, ServerStats } from './stats.ts';
@@ -75,7 +76,9 @@ class StreamServerImpl implements StreamServer {
     const bus = deps.bus ?? null;
     const logs = new ServerLogs(options.dataDir, deps.logger);
     const stats = new ServerStats();
-    const hls = new HlsService(options.hls, componentLogger(deps.logger, 'hls'));
+    const hls = new HlsService(options.hls, componentLogger(deps.logger, 'hls'), (path, target) =>
+      hlsOverflow(this.#ctx, path, target),
+    );
     this.#hls = hls;
     const mounts = new MountRegistry({
       hls,

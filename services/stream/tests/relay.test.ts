@@ -41,6 +41,77 @@ function statsXmlTotal(xml: string): number {
   return Number(/<icestats>[\s\S]*?<listeners>(\d+)<\/listeners>/.exec(xml)?.[1]);
 }
 
+/** One GET as a player sends it, redirects not followed. */
+async function get(
+  url: string,
+  userAgent: string,
+): Promise<{ status: number; location: string | null; body: string }> {
+  const res = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
+  return { status: res.status, location: res.headers.get('location'), body: await res.text() };
+}
+
+/** Whether a node serves HLS yet: asked of the master, which starts no session. */
+async function hasHls(node: StreamNode): Promise<boolean> {
+  const res = await fetch(`${node.url}/hls/radio.m3u8`);
+  await res.arrayBuffer();
+  return res.ok;
+}
+
+/**
+ * An HLS player: fetches the master (following 302s as hls.js and Safari do), then its media
+ * playlist and newest segment about once a second, with the session token it was handed.
+ */
+class HlsPlayer {
+  /** Where the master playlist was finally served. */
+  readonly masterUrl: string;
+  readonly mediaUrl: string;
+  readonly userAgent: string;
+  /** Status of every fetch after the master. */
+  readonly statuses: number[] = [];
+  #running = true;
+  readonly #loop: Promise<void>;
+
+  static async start(url: string, userAgent: string): Promise<HlsPlayer> {
+    let at = url;
+    let res = await get(at, userAgent);
+    for (let hop = 0; res.status === 302 && hop < 3; hop++) {
+      at = new URL(res.location ?? '', at).href;
+      res = await get(at, userAgent);
+    }
+    const line = res.body.split('\n').find((l) => l.includes('live.m3u8'));
+    if (line === undefined) throw new Error(`no variant in the master at ${at}`);
+    return new HlsPlayer(at, new URL(line, at).href, userAgent);
+  }
+
+  private constructor(masterUrl: string, mediaUrl: string, userAgent: string) {
+    this.masterUrl = masterUrl;
+    this.mediaUrl = mediaUrl;
+    this.userAgent = userAgent;
+    this.#loop = this.#play();
+  }
+
+  async #play(): Promise<void> {
+    while (this.#running) {
+      const media = await get(this.mediaUrl, this.userAgent);
+      this.statuses.push(media.status);
+      const segment = media.body
+        .split('\n')
+        .filter((l) => l.includes('.aac?'))
+        .at(-1);
+      if (segment)
+        this.statuses.push(
+          (await get(new URL(segment, this.mediaUrl).href, this.userAgent)).status,
+        );
+      await sleep(1000);
+    }
+  }
+
+  stop(): Promise<void> {
+    this.#running = false;
+    return this.#loop;
+  }
+}
+
 function listen(node: StreamNode): StreamListener {
   const listener = new StreamListener(node.port, '/radio.mp3', { icy: true, keepAudio: true });
   resources.socket(listener.socket);
@@ -179,4 +250,70 @@ describe('edge relays (origin and two edges as processes)', () => {
     );
     expect((await request(origin.server, '/radio.mp3')).status).toBe(403);
   }, 90_000);
+
+  test('HLS players count against MAX_LISTENERS: a full node sends new ones on, never its own', async () => {
+    // 3 s segments: a session lives 6 s past its last fetch, ample for a player fetching each second.
+    const limits = { MAX_LISTENERS: '1', HLS_SEGMENT_SECONDS: '3' };
+    const origin = await startNode(resources, limits);
+    pushSine(resources, origin.server, { mount: '/radio.aac', codec: 'aac' });
+    await waitFor('HLS at the origin', () => hasHls(origin), 20_000);
+    const edge = await startNode(resources, { ...limits, RELAY_FROM: origin.url });
+    await waitFor(
+      'the edge reported',
+      async () => (await statusJson(origin)).icestats.edges?.length === 1,
+      15_000,
+    );
+    await waitFor('HLS at the edge', () => hasHls(edge), 20_000);
+
+    const first = await HlsPlayer.start(`${origin.url}/hls/radio.m3u8`, 'player one');
+    resources.onCleanup(() => first.stop());
+    expect(first.masterUrl).toBe(`${origin.url}/hls/radio.m3u8`);
+    await waitFor('the first session', () => first.statuses.length > 0);
+
+    // The origin is full with one HLS session: a new player is sent to the edge, on the same
+    // path (the query kept), and so is a direct listener.
+    const master = await get(`${origin.url}/hls/radio.m3u8`, 'player two');
+    expect(master.status).toBe(302);
+    expect(master.location).toBe(`${edge.url}/hls/radio.m3u8`);
+    const media = await get(`${origin.url}/hls/radio/live.m3u8?s=freshToken0001`, 'player two');
+    expect(media.status).toBe(302);
+    expect(media.location).toBe(`${edge.url}/hls/radio/live.m3u8?s=freshToken0001`);
+    const direct = await request(origin.server, '/radio.aac');
+    expect(direct.status).toBe(302);
+    expect(direct.headers.location).toBe(`${edge.url}/radio.aac`);
+
+    // The second player follows the 302 and plays at the edge, which is full then: it sends the
+    // next new player back to the origin's same path.
+    const second = await HlsPlayer.start(`${origin.url}/hls/radio.m3u8`, 'player two');
+    resources.onCleanup(() => second.stop());
+    expect(second.masterUrl).toBe(`${edge.url}/hls/radio.m3u8`);
+    await waitFor('the second session', () => second.statuses.length > 0);
+    const third = await get(`${edge.url}/hls/radio.m3u8`, 'player three');
+    expect(third.status).toBe(302);
+    expect(third.location).toBe(`${origin.url}/hls/radio.m3u8`);
+
+    // Once the edge reports itself full, nowhere has room: the refusal a direct listener gets.
+    await waitFor(
+      'the full edge reported',
+      async () => (await statusJson(origin)).icestats.edges?.[0]?.listeners === 1,
+      15_000,
+    );
+    const refused = await get(`${origin.url}/hls/radio/live.m3u8`, 'player four');
+    expect(refused).toMatchObject({ status: 403, body: 'Icecast connection limit reached' });
+    expect((await get(`${origin.url}/hls/radio.m3u8`, 'player four')).status).toBe(403);
+    expect((await request(origin.server, '/radio.aac')).status).toBe(403);
+
+    // Sessions already admitted were never refused, full or not.
+    const beforeStop = first.statuses.length;
+    await waitFor('more fetches of both players', () => first.statuses.length > beforeStop + 4);
+    await Promise.all([first.stop(), second.stop()]);
+    expect([...new Set([...first.statuses, ...second.statuses])]).toEqual([200]);
+
+    // A player that stops fetching ends its session two segment durations later: room again.
+    await waitFor(
+      'room at the origin again',
+      async () => (await get(`${origin.url}/hls/radio.m3u8`, 'player five')).status === 200,
+      20_000,
+    );
+  }, 120_000);
 });

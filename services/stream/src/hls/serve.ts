@@ -6,7 +6,14 @@ import type { HlsReply, HlsService } from './service.ts';
 /** Under this prefix the HLS routes answer (unless a mount has the path). */
 export const HLS_PREFIX = '/hls/';
 
-const STATUS_TEXT = { 200: 'OK', 204: 'No Content', 404: 'Not Found', 405: 'Method Not Allowed' };
+const STATUS_TEXT = {
+  200: 'OK',
+  204: 'No Content',
+  302: 'Found',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+};
 
 /**
  * Answers an HLS request on the raw socket. Unlike the Icecast responses (HTTP/1.0, close),
@@ -29,7 +36,7 @@ export function serveHls(
   else {
     const token = queryOf(head.target).get('s');
     const client = `${socket.remoteAddress ?? '-'} ${head.headers.get('user-agent') ?? ''}`;
-    reply = hls.handle(head.path, token, client);
+    reply = hls.handle(head.path, token, client, head.target);
   }
   const body =
     reply.body === undefined
@@ -39,6 +46,7 @@ export function serveHls(
         : reply.body;
   let text = `HTTP/1.1 ${reply.status} ${STATUS_TEXT[reply.status]}\r\nServer: ${serverId}\r\nDate: ${httpDate()}\r\n`;
   if (reply.contentType) text += `Content-Type: ${reply.contentType}\r\n`;
+  if (reply.location) text += `Location: ${reply.location}\r\n`;
   text += `Cache-Control: ${reply.cache ?? 'no-cache'}\r\nAccess-Control-Allow-Origin: *\r\n`;
   if (head.method === 'OPTIONS') text += 'Access-Control-Allow-Methods: GET, HEAD, OPTIONS\r\n';
   text += `Content-Length: ${body.length}\r\nConnection: ${keepAlive ? 'keep-alive' : 'close'}\r\n\r\n`;

@@ -13,12 +13,21 @@ export interface HlsOptions {
 
 /** What the HLS routes answer; serve.ts writes it. */
 export interface HlsReply {
-  status: 200 | 204 | 404 | 405;
+  status: 200 | 204 | 302 | 403 | 404 | 405;
   contentType?: string;
+  /** `Location` value (a 302). */
+  location?: string;
   /** `Cache-Control` value. */
   cache?: string;
   body?: string | Buffer;
 }
+
+/**
+ * Asked before a new player gets a playlist (the master, or a media playlist outside any live
+ * session), with the request target: null admits it; a reply (a 302 to a node with room, or a
+ * refusal) is sent instead. A live session's fetches are never asked about.
+ */
+export type HlsAdmission = (path: string, target: string) => HlsReply | null;
 
 /** The master playlist's fixed path. */
 export const MASTER_PATH = '/hls/radio.m3u8';
@@ -54,11 +63,13 @@ export class HlsService {
   readonly #refused = new Set<string>();
   readonly #sessions: HlsSessions;
   readonly #secret = randomBytes(16);
+  readonly #admit: HlsAdmission;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(options: HlsOptions, log: Logger) {
+  constructor(options: HlsOptions, log: Logger, admit: HlsAdmission = () => null) {
     this.#options = options;
     this.#log = log;
+    this.#admit = admit;
     this.#sessions = new HlsSessions({
       idleMs: 2 * options.segmentSeconds * 1000,
       maxSessions: options.maxSessions,
@@ -102,12 +113,20 @@ export class HlsService {
   /**
    * The answer to a GET of `path` (under /hls/). `token` is the `s` parameter; a missing or
    * malformed one is replaced by one derived from the client's address and user agent, so a
-   * player reloading a token-less playlist URL stays one session.
+   * player reloading a token-less playlist URL stays one session. `target` is the request
+   * target (path and query), for a player sent elsewhere.
    */
-  handle(path: string, token: string | null, client: string): HlsReply {
-    if (path === MASTER_PATH) return this.#master();
+  handle(path: string, token: string | null, client: string, target = path): HlsReply {
+    if (path === MASTER_PATH) return this.#master(path, target);
     const media = MEDIA.exec(path);
-    if (media) return this.#media(media[1] as string, this.#tokenFor(token, client));
+    if (media) {
+      const session = this.#tokenFor(token, client);
+      if (!this.#sessions.has(session)) {
+        const turnedAway = this.#playable(media[1] as string) && this.#admit(path, target);
+        if (turnedAway) return turnedAway;
+      }
+      return this.#media(media[1] as string, session);
+    }
     const segment = SEGMENT.exec(path);
     if (segment) {
       const [, name, streamId, sequence] = segment as unknown as [string, string, string, string];
@@ -116,18 +135,26 @@ export class HlsService {
     return NOT_FOUND;
   }
 
-  #master(): HlsReply {
+  #master(path: string, target: string): HlsReply {
     const variants = [...this.#byName.values()]
       .map((entry) => entry.variant)
       .filter((variant) => variant.segments.length > 0)
       .sort((a, b) => b.bitsPerSecond - a.bitsPerSecond);
     if (variants.length === 0) return NOT_FOUND;
+    // The master is a new player's first fetch: a full node sends it on from here.
+    const turnedAway = this.#admit(path, target);
+    if (turnedAway) return turnedAway;
     return {
       status: 200,
       contentType: 'application/vnd.apple.mpegurl',
       cache: 'max-age=1',
       body: masterPlaylist(variants, HlsSessions.newToken()),
     };
+  }
+
+  /** Whether a variant has a playlist to give (else its playlist is a 404, full or not). */
+  #playable(name: string): boolean {
+    return (this.#byName.get(name)?.variant.segments.length ?? 0) > 0;
   }
 
   #media(name: string, token: string): HlsReply {

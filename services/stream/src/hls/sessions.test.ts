@@ -25,6 +25,14 @@ describe('HlsSessions', () => {
     expect(sessions.count('radio')).toBe(3);
   });
 
+  test('a session is live until it has been idle for idleMs, swept or not', () => {
+    const sessions = new HlsSessions({ idleMs: 4000, maxSessions: 10, changed: () => {} });
+    expect(sessions.has('tokenAAAA', 0)).toBe(false);
+    sessions.touch('tokenAAAA', 'radio', 0);
+    expect(sessions.has('tokenAAAA', 3999)).toBe(true);
+    expect(sessions.has('tokenAAAA', 4000)).toBe(false);
+  });
+
   test('tokens: what it hands out is well-formed; anything else is not a token', () => {
     expect(HlsSessions.isToken(HlsSessions.newToken())).toBe(true);
     for (const bad of [null, '', 'short', '../../etc/passwd', 'x'.repeat(33)]) {

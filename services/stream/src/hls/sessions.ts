@@ -46,6 +46,12 @@ export class HlsSessions {
     return this.#sessions.size;
   }
 
+  /** Whether `token` names a live session (one not yet idle for `idleMs`, swept or not). */
+  has(token: string, now = Date.now()): boolean {
+    const session = this.#sessions.get(token);
+    return session !== undefined && now - session.lastSeen < this.#options.idleMs;
+  }
+
   /** Listeners of a variant (by name). */
   count(variant: string): number {
     return this.#counts.get(variant) ?? 0;

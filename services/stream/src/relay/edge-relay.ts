@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Bus, EdgeListeners, Logger } from '@radio/core';
 import type { ServerContext } from '../context.ts';
+import { HLS_PREFIX } from '../hls/serve.ts';
 import { EDGE_AGENT } from './audience.ts';
 import type { EdgeDirectory } from './edge-directory.ts';
 import { EdgeReporter } from './edge-reporter.ts';
@@ -68,11 +69,17 @@ export class EdgeRelay {
     this.#mounts.clear();
   }
 
-  /** Where a full edge sends a listener: the edge with most room, else the origin itself. */
+  /**
+   * Where a full edge sends a listener: the edge with most room, else the origin itself (a
+   * mount at its listen URL; an HLS path at the same path where the origin's mounts are heard).
+   */
   elsewhere(path: string): string | null {
     const edge = this.#init.directory.withRoom();
     if (edge) return `${edge.url}${path}`;
-    return this.#originUrls.get(path) ?? null;
+    const mountUrl = this.#originUrls.get(path);
+    if (mountUrl !== undefined) return mountUrl;
+    const anyUrl = this.#originUrls.values().next().value;
+    return path.startsWith(HLS_PREFIX) && anyUrl !== undefined ? new URL(path, anyUrl).href : null;
   }
 
   #report(url: string): EdgeListeners {

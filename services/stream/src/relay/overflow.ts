@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { checkAdminAuth } from '../auth.ts';
 import type { ServerContext } from '../context.ts';
-import { sendReply } from '../http-reply.ts';
+import type { HlsReply } from '../hls/service.ts';
+import { errorReply, sendReply } from '../http-reply.ts';
 import { logRawRequest } from '../raw-reply.ts';
 import type { RequestHead } from '../request-head.ts';
 import { isEdgePull } from './audience.ts';
@@ -19,16 +20,40 @@ export function isTrustedEdge(ctx: ServerContext, head: RequestHead): boolean {
 }
 
 /**
- * MAX_LISTENERS reached: the listeners of all mounts, less the edges' pulls (counted only when
- * the plain count is at the limit, so a server below it pays nothing).
+ * MAX_LISTENERS reached: the listeners of all mounts and the HLS sessions, less the edges'
+ * pulls (counted only when the plain count is at the limit, so a server below it pays nothing).
  */
 export function isFull(ctx: ServerContext, maxListeners: number): boolean {
-  if (ctx.stats.listeners < maxListeners) return false;
+  let hls = 0;
+  for (const mount of ctx.mounts.values()) hls += mount.hlsListeners;
+  if (ctx.stats.listeners + hls < maxListeners) return false;
   let pulls = 0;
   for (const mount of ctx.mounts.values()) {
     for (const listener of mount.listeners) if (isEdgePull(listener.userAgent)) pulls += 1;
   }
-  return ctx.stats.listeners - pulls >= maxListeners;
+  return ctx.stats.listeners + hls - pulls >= maxListeners;
+}
+
+/**
+ * A new HLS player on a full server: a 302 to the same HLS path (and query) on a node with
+ * room, else the refusal a direct listener gets. Null while the server has room.
+ */
+export function hlsOverflow(ctx: ServerContext, path: string, target: string): HlsReply | null {
+  const { maxListeners } = ctx.options;
+  if (maxListeners === null || !isFull(ctx, maxListeners)) return null;
+  const elsewhere = ctx.elsewhere(path);
+  if (elsewhere === null) {
+    const refusal = errorReply('STREAM_SERVER_FULL');
+    return { status: 403, contentType: refusal.contentType, body: refusal.body };
+  }
+  const query = target.indexOf('?');
+  const location = query === -1 ? elsewhere : `${elsewhere}${target.slice(query)}`;
+  return {
+    status: 302,
+    contentType: 'text/plain; charset=utf-8',
+    location,
+    body: `This server is full; listen at ${location}\n`,
+  };
 }
 
 /**
