@@ -21,12 +21,14 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MIGRATION_NAMES = Object.keys(migrations);
 const TABLES = [
+  'audit_log',
   'play_history',
   'playlist_items',
   'playlists',
   'sessions',
   'settings',
   'tracks',
+  'trash',
   'users',
 ];
 
@@ -239,6 +241,7 @@ describe.each(dialects)('@radio/db on $name', ({ name, setup }) => {
         cue_out: 244.9,
         fade_point: 239.6,
         analyzed_at: '2026-11-24T10:00:00.000Z',
+        audio_hash: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
       });
       const { id } = await handle.db
         .insertInto('tracks')

@@ -6,6 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { waitFor } from '@radio/core/testing';
 import { type Kysely, sql } from 'kysely';
 import { createDb, type Database, type DbHandle, migrateToLatest } from '../src/index.ts';
+import { migrations } from '../src/migrations/index.ts';
+
+const MIGRATION_COUNT = Object.keys(migrations).length;
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -48,8 +51,8 @@ describe('SQLite specifics', () => {
   it('works in memory, each handle with its own database', async () => {
     const first = await open('sqlite::memory:');
     const second = await open('sqlite::memory:');
-    expect((await migrateToLatest(first.db)).applied).toHaveLength(7);
-    expect((await migrateToLatest(second.db)).applied).toHaveLength(7);
+    expect((await migrateToLatest(first.db)).applied).toHaveLength(MIGRATION_COUNT);
+    expect((await migrateToLatest(second.db)).applied).toHaveLength(MIGRATION_COUNT);
     await first.db.insertInto('settings').values({ key: 'k', value: '1' }).execute();
     expect(await second.db.selectFrom('settings').selectAll().execute()).toEqual([]);
   });
@@ -134,8 +137,8 @@ describe('PostgreSQL specifics', () => {
   it('keeps each schema apart, creating it on first use', async () => {
     const a = await open(newSchemaUrl());
     const b = await open(newSchemaUrl());
-    expect((await migrateToLatest(a.db)).applied).toHaveLength(7);
-    expect((await migrateToLatest(b.db)).applied).toHaveLength(7);
+    expect((await migrateToLatest(a.db)).applied).toHaveLength(MIGRATION_COUNT);
+    expect((await migrateToLatest(b.db)).applied).toHaveLength(MIGRATION_COUNT);
     await a.db.insertInto('settings').values({ key: 'only-in-a', value: '1' }).execute();
     expect(await b.db.selectFrom('settings').selectAll().execute()).toEqual([]);
     expect(a.target).toContain(`schema ${schemas.at(-2)}`);
