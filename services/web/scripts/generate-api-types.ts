@@ -30,6 +30,7 @@ async function apiDocument(): Promise<OpenAPI3> {
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
       musicDir: tmpdir(),
+      dataDir: tmpdir(),
     },
     { db, bus, logger: silentLogger() },
   );

@@ -49,6 +49,7 @@ beforeAll(async () => {
       sessionSecret: randomBytes(24).toString('hex'),
       streamUrl: 'http://127.0.0.1:9',
       musicDir: dir,
+      dataDir: dir,
     },
     { db, bus, logger: silentLogger() },
   );
