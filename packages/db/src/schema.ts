@@ -176,6 +176,46 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+export type WebhookFormat = 'generic' | 'discord';
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'retrying';
+
+/** An address the station tells about its events (song changes, dead air, …). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  name: string;
+  /** http(s) only. */
+  url: string;
+  /** JSON list of event names, e.g. `["song.changed"]`. */
+  events: string;
+  /** The HMAC-SHA256 key of the `X-Radio-Signature` header. */
+  secret: string;
+  format: WebhookFormat;
+  enabled: Generated<Flag>;
+  created_by: number | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** One event sent (or being sent) to one webhook; the last 200 per webhook are kept. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  /** The exact JSON body sent, so a retry sends the same bytes. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  /** When the next try is due; null once delivered or failed. */
+  next_attempt_at: Timestamp | null;
+  /** While set and in the future, one api process is sending it and others leave it alone. */
+  claimed_until: Timestamp | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  latency_ms: number | null;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   tracks: TracksTable;
@@ -186,6 +226,8 @@ export interface Database {
   settings: SettingsTable;
   trash: TrashTable;
   audit_log: AuditLogTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -221,3 +263,11 @@ export type NewTrashEntry = Insertable<TrashTable>;
 
 export type AuditEntry = Selectable<AuditLogTable>;
 export type NewAuditEntry = Insertable<AuditLogTable>;
+
+export type Webhook = Selectable<WebhooksTable>;
+export type NewWebhook = Insertable<WebhooksTable>;
+export type WebhookUpdate = Updateable<WebhooksTable>;
+
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;
+export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
+export type WebhookDeliveryUpdate = Updateable<WebhookDeliveriesTable>;

@@ -30,6 +30,8 @@ const TABLES = [
   'tracks',
   'trash',
   'users',
+  'webhook_deliveries',
+  'webhooks',
 ];
 
 /** Where one run of the suite keeps its data, and how to remove it afterwards. */
