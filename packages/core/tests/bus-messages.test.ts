@@ -42,6 +42,7 @@ describe('bus message catalogue', () => {
       'player.status',
       'queue.push',
       'queue.list',
+      'queue.remove',
       'playlist.play',
       'amplify.get',
       'amplify.set',

@@ -24,6 +24,7 @@ export function registerBusCommands(bus: Bus, controller: PlayoutController): ()
       return { requestId: entry.requestId, item: toQueueItem(entry) };
     },
     'queue.list': () => ({ items: controller.queue().map(toQueueItem) }),
+    'queue.remove': (payload) => controller.removeTrack(payload.trackId),
     'playlist.play': async (payload) => ({
       queued: await controller.playPlaylist(payload.playlistId, payload.mode),
     }),

@@ -96,6 +96,12 @@ export class PlayoutController {
     return this.#deps.upcoming.push(this.#track(trackId), 'request');
   }
 
+  /** The track is being deleted: out of the queue and the rotation; on air, it plays on. */
+  removeTrack(trackId: number): { removed: number; onAir: boolean } {
+    const onAir = this.#deps.player.onAir()?.entry.track.id === trackId;
+    return { removed: this.#deps.upcoming.removeTrack(trackId), onAir };
+  }
+
   queue(): QueueEntry[] {
     return this.#deps.upcoming.list();
   }

@@ -235,6 +235,11 @@ export const commandPayloadSchemas = {
       message: 'give exactly one of trackId and uri',
     }),
   'queue.list': empty,
+  /**
+   * Drops every queued entry of a track (requests, playlist items, rotation picks) and keeps
+   * it out of the rotation: the track is being deleted. The track on air is not cut.
+   */
+  'queue.remove': z.object({ trackId: id }),
   'playlist.play': z.object({ playlistId: id, mode: z.enum(['replace', 'append']) }),
   'amplify.get': empty,
   'amplify.set': z.object({ value: amplify }),
@@ -246,6 +251,13 @@ export const queuePushResultSchema = z.object({
   item: queueItemSchema,
 });
 export type QueuePushResult = z.infer<typeof queuePushResultSchema>;
+export const queueRemoveResultSchema = z.object({
+  /** Queue entries dropped. */
+  removed: count,
+  /** Whether the track is on air now (it plays to its end). */
+  onAir: z.boolean(),
+});
+export type QueueRemoveResult = z.infer<typeof queueRemoveResultSchema>;
 export const playlistPlayResultSchema = z.object({ queued: count });
 export type PlaylistPlayResult = z.infer<typeof playlistPlayResultSchema>;
 export const amplifyResultSchema = z.object({ amplify });
@@ -262,6 +274,7 @@ export const commandResultSchemas = {
   'player.status': playerStatusSchema,
   'queue.push': queuePushResultSchema,
   'queue.list': queueSnapshotSchema,
+  'queue.remove': queueRemoveResultSchema,
   'playlist.play': playlistPlayResultSchema,
   'amplify.get': amplifyResultSchema,
   'amplify.set': amplifyResultSchema,

@@ -110,6 +110,21 @@ export class Upcoming {
     return entry;
   }
 
+  /**
+   * Drops a track from the queue, the picks ahead and the rotation (its file is being
+   * deleted). Returns how many queued entries it had.
+   */
+  removeTrack(trackId: number): number {
+    const ahead = this.#ahead.length;
+    this.#ahead = this.#ahead.filter((entry) => entry.track.id !== trackId);
+    const removed = this.#queue.removeTrack(trackId) + ahead - this.#ahead.length;
+    this.#tracks.delete(trackId);
+    this.#rotation.remove(trackId);
+    this.#fill();
+    this.#changed();
+    return removed;
+  }
+
   /** Follows the library: new music queued near the front, removed tracks dropped everywhere. */
   applyLibraryChange(change: LibraryChange): void {
     for (const id of change.removed) {
