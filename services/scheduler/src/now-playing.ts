@@ -98,6 +98,32 @@ export class NowPlaying {
     }
   }
 
+  /**
+   * The tags of the entry on air changed (its file was re-tagged): the new title on every mount
+   * from global frame `frame`, and `player.now-playing` again with the new tags.
+   */
+  retagged(
+    requestId: string,
+    track: { path: string; title: string; artist: string | null; album: string | null },
+    frame: number,
+  ): void {
+    const current = this.#current;
+    if (!current || current.requestId !== requestId) return;
+    const { path, title, artist, album } = track;
+    if (current.title === title && current.artist === artist && current.album === album) {
+      if (current.path !== path) this.#current = { ...current, path };
+      return;
+    }
+    const payload: NowPlayingPayload = { ...current, path, title, artist, album };
+    this.#current = payload;
+    // While the fallback is on air the mounts carry its title; the track's own follows later.
+    if (this.#fallback === null) {
+      for (const mount of this.#options.mounts) mount.scheduleTitle(displayTitle(track), frame);
+    }
+    this.#log.info({ trackId: current.trackId, title: displayTitle(track) }, 'on-air tags changed');
+    this.#publish((bus) => bus.publishState('player.now-playing', payload));
+  }
+
   /** Why the fallback is on air, or null. */
   fallback(): PlayoutFallback | null {
     return this.#fallback;

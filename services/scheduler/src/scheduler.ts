@@ -24,6 +24,7 @@ import { SchedulerError } from './errors.ts';
 import type { LibraryChange } from './library/change-batch.ts';
 import { Library } from './library/library.ts';
 import { NowPlaying } from './now-playing.ts';
+import { followOnAirTags } from './on-air-tags.ts';
 import { Amplifier } from './operators/amplify.ts';
 import { type ResolvedOptions, resolveOptions, type SchedulerOptions } from './options.ts';
 import type { MountOutput, MountStatus } from './outputs/mount-output.ts';
@@ -417,6 +418,7 @@ class SchedulerImpl implements Scheduler {
   #onLibraryChange(change: LibraryChange): void {
     this.#upcoming?.applyLibraryChange(change);
     this.#watch?.libraryChanged();
+    followOnAirTags(change, this.#player, this.#nowPlaying);
     const small = change.paths.length <= 100;
     const payload = {
       added: change.added.length,
