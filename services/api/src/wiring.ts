@@ -11,29 +11,37 @@ import { SchedulerClient } from './clients/scheduler-client.ts';
 import { adminController } from './controllers/admin.controller.ts';
 import { authController } from './controllers/auth.controller.ts';
 import { eventsController } from './controllers/events.controller.ts';
+import { libraryController } from './controllers/library.controller.ts';
 import { openApiController } from './controllers/openapi.controller.ts';
 import { playerController } from './controllers/player.controller.ts';
 import { playlistsController } from './controllers/playlists.controller.ts';
 import { statusController } from './controllers/status.controller.ts';
 import { tracksController } from './controllers/tracks.controller.ts';
+import { trashController } from './controllers/trash.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
+import { TrackFiles } from './library/track-files.ts';
 import type { ResolvedApiOptions } from './options.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
 import { HistoryRepository } from './repositories/history.repository.ts';
+import { LibraryRepository } from './repositories/library.repository.ts';
 import { PlaylistsRepository } from './repositories/playlists.repository.ts';
 import { TracksRepository } from './repositories/tracks.repository.ts';
+import { TrashRepository } from './repositories/trash.repository.ts';
 import { UsersRepository } from './repositories/users.repository.ts';
 import { ApiRouter } from './routing.ts';
 import { TrackIndex } from './search/track-index.ts';
 import { AdminService } from './services/admin.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { HealthService } from './services/health.service.ts';
+import { LibraryFoldersService } from './services/library-folders.service.ts';
+import { LibraryTagsService } from './services/library-tags.service.ts';
 import { LiveEvents } from './services/live-events.service.ts';
 import { PlayerService } from './services/player.service.ts';
 import { PlaylistsService } from './services/playlists.service.ts';
 import { StatusService } from './services/status.service.ts';
 import { StreamingService } from './services/streaming.service.ts';
 import { TracksService } from './services/tracks.service.ts';
+import { TrashService } from './services/trash.service.ts';
 import { UsersService } from './services/users.service.ts';
 import type { SessionSettings } from './sessions/session.ts';
 import { API_VERSION } from './version.ts';
@@ -62,6 +70,8 @@ export interface Repositories {
   playlists: PlaylistsRepository;
   history: HistoryRepository;
   audit: AuditRepository;
+  trash: TrashRepository;
+  library: LibraryRepository;
 }
 
 export function createRepositories(db: DbHandle): Repositories {
@@ -71,6 +81,8 @@ export function createRepositories(db: DbHandle): Repositories {
     playlists: new PlaylistsRepository(db),
     history: new HistoryRepository(db),
     audit: new AuditRepository(db),
+    trash: new TrashRepository(db),
+    library: new LibraryRepository(db),
   };
 }
 
@@ -88,6 +100,9 @@ export interface Services {
   playlists: PlaylistsService;
   player: PlayerService;
   admin: AdminService;
+  libraryTags: LibraryTagsService;
+  libraryFolders: LibraryFoldersService;
+  trash: TrashService;
 }
 
 function createAuthService(
@@ -133,6 +148,38 @@ function createStationServices(
   return { scheduler, health, status, streaming, events };
 }
 
+/** Editing the library's files: tags, folders and moves, the trash. */
+function createLibraryServices(
+  options: ResolvedApiOptions,
+  deps: WiringDeps,
+  repositories: Repositories,
+  parts: Pick<Services, 'index' | 'scheduler'>,
+): Pick<Services, 'libraryTags' | 'libraryFolders' | 'trash'> {
+  const logger = componentLogger(deps.logger, 'library');
+  const files = new TrackFiles({
+    tracks: repositories.tracks,
+    index: parts.index,
+    musicDir: options.musicDir,
+    logger,
+    indexWaitMs: 15_000,
+  });
+  const { audit, library } = repositories;
+  return {
+    libraryTags: new LibraryTagsService(files, audit, logger),
+    libraryFolders: new LibraryFoldersService(files, library, audit, logger),
+    trash: new TrashService({
+      files,
+      trash: repositories.trash,
+      library,
+      audit,
+      scheduler: parts.scheduler,
+      dataDir: options.dataDir,
+      trashDays: options.trashDays,
+      logger,
+    }),
+  };
+}
+
 export function createServices(
   options: ResolvedApiOptions,
   deps: WiringDeps,
@@ -158,6 +205,7 @@ export function createServices(
     tracks: new TracksService(tracks, index, options.musicDir),
     playlists: new PlaylistsService(playlists, tracks, scheduler),
     player: new PlayerService(scheduler, tracks, playlists, history),
+    ...createLibraryServices(options, deps, repositories, { index, scheduler }),
     admin: new AdminService({
       scheduler,
       health: station.health,
@@ -189,7 +237,9 @@ export function runServices(services: Services, bus: Bus): () => void {
   );
   services.events.start();
   services.streaming.start();
+  services.trash.start();
   return () => {
+    void services.trash.stop();
     services.streaming.stop();
     services.events.close();
     unsubscribeLibrary();
@@ -207,6 +257,8 @@ export function registerRoutes(
   authController(routes, services.auth, session);
   usersController(routes, services.users);
   tracksController(routes, services.tracks);
+  libraryController(routes, services.libraryTags, services.libraryFolders);
+  trashController(routes, services.trash);
   playlistsController(routes, services.playlists);
   playerController(routes, services.player);
   adminController(routes, services.admin);
