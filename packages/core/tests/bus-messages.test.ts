@@ -31,6 +31,8 @@ describe('bus message catalogue', () => {
       'library.scan',
       'library.analysis',
       'playout.dead_air',
+      'live.connected',
+      'live.disconnected',
       'user.changed',
     ]);
     expect(COMMAND_TYPES).toEqual([

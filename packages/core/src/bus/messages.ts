@@ -178,6 +178,15 @@ export const deadAirSchema = z.object({
 });
 export type DeadAir = z.infer<typeof deadAirSchema>;
 
+/** A DJ's live source on the air (the scheduler's live input), or leaving it. */
+export const liveSessionSchema = z.object({
+  dj: z.object({ id, name: z.string().min(1) }),
+  /** The mount the DJ broadcasts to. */
+  mount: mountName,
+  at: epochMs,
+});
+export type LiveSession = z.infer<typeof liveSessionSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Events: published on `radio:events`, received by every subscriber.
 
@@ -200,6 +209,10 @@ export const eventPayloadSchemas = {
   'library.analysis': libraryAnalysisSchema,
   /** The AutoDJ's output stayed silent for DEAD_AIR_SECONDS and the guard acted. */
   'playout.dead_air': deadAirSchema,
+  /** A DJ's live source took the air from the AutoDJ. */
+  'live.connected': liveSessionSchema,
+  /** The live source left; the AutoDJ is back. */
+  'live.disconnected': liveSessionSchema,
   /**
    * An account was changed or deleted (role, disabled, password, name): every api process
    * drops what it keeps of it, so the change applies to that account's sessions at once.
