@@ -1,422 +1,246 @@
 /*
- * `pnpm bench:listeners`: our stream server and the real Icecast 2.4.4 side by side, both fed
- * the same MP3 128 kbit/s source (one ffmpeg -re, its bytes relayed to both), loaded in turn
- * with N listeners on 127.0.0.1 by a load generator in its own process (bench/load-generator.ts).
+ * `pnpm bench:listeners`: our stream server and the real Icecast 2.4 side by side in one run,
+ * both fed the same MP3 128 kbit/s source (one ffmpeg -re, its bytes relayed to both), loaded in
+ * turn with N listeners on 127.0.0.1; then an HLS row: N HLS listeners on our server, each
+ * fetching its playlist and each new segment once per segment duration (Icecast has no HLS).
  *
- *   node bench/listeners.ts [--counts 500,1000,2000,5000] [--seconds 30] [--ramp 500]
- *                           [--servers ours,icecast] [--settle 3]
+ *   node bench/listeners.ts [--counts 500,2000,5000,10000] [--seconds 30] [--ramp 500]
+ *                           [--settle 3] [--workers auto] [--servers ours,icecast]
+ *                           [--hls 10000] [--segment 2] [--quick]
+ *
+ * --counts (or --ns): the listener counts; --seconds: the measuring window of each row;
+ * --ramp: new listeners per second; --settle: seconds between the ramp and the window;
+ * --workers: load generator processes (default one per 2,500 listeners, at most 4);
+ * --hls: HLS listeners of the HLS row (0: no HLS row); --segment: HLS_SEGMENT_SECONDS;
+ * --quick: a short run (500 and 2,000 listeners, 1,000 HLS, 10 s windows).
+ *
+ * Columns: CPU is the server's, in % of one core, over the window; rate is each listener's
+ * received audio bytes per second over the window against the nominal bitrate (mean and the
+ * slowest listener), `< 90 %` counts listeners below 90 % of it (or never served); drops are
+ * listeners the server closed; first byte is connect to first audio byte (HLS: each request to
+ * its response); load gen is the load generator's own CPU, all its workers together.
  *
  * Needs ffmpeg and icecast2 (Debian package; started as user icecast2 through <changeowner>,
- * so run as root), and an open-file limit of 2 x N + a few hundred (raised with prlimit when
- * running as root; otherwise run `ulimit -n 20000` first).
+ * so run as root, which also lets the bench raise the open-file limit with prlimit; otherwise
+ * run `ulimit -n 12000` first, or more than the largest count).
  */
-import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { LoadResult } from './load-generator.ts';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  fileLimit,
+  freePort,
+  raiseFileLimit,
+  rssKb,
+  sleep,
+  startIcecast,
+  startOurs,
+  startSource,
+  stopAll,
+  waitForHls,
+} from './bench-servers.ts';
+import { printHlsRow, printRows, type Row } from './listeners-table.ts';
+import { cpuOver, type FleetRun, runFleet } from './load-fleet.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = join(here, '..');
-const NOMINAL = 16_000; // bytes per second of 128 kbit/s
-const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
-const SOURCE_PASSWORD = 'bench-source';
-const ADMIN_PASSWORD = 'bench-admin';
+const MP3_NOMINAL = 16_000; // bytes per second of 128 kbit/s
+const AAC_NOMINAL = 12_000; // bytes per second of 96 kbit/s
 
 interface Options {
   counts: number[];
   seconds: number;
   ramp: number;
   settle: number;
+  workers: number | null;
   servers: ('ours' | 'icecast')[];
+  hls: number;
+  segment: number;
 }
 
 function parseArgs(argv: string[]): Options {
   const options: Options = {
-    counts: [500, 1000, 2000, 5000],
+    counts: [500, 2000, 5000, 10_000],
     seconds: 30,
     ramp: 500,
     settle: 3,
+    workers: null,
     servers: ['ours', 'icecast'],
+    hls: 10_000,
+    segment: 2,
   };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') continue; // what `pnpm bench:listeners -- …` passes on
+    if (argv[i] === '--quick') {
+      Object.assign(options, { counts: [500, 2000], seconds: 10, settle: 2, hls: 1000 });
+      continue;
+    }
     const [flag, inline] = (argv[i] as string).split('=');
     const value = inline ?? argv[++i] ?? '';
-    switch (flag) {
-      case '--counts':
-        options.counts = value
-          .split(',')
-          .map(Number)
-          .filter((n) => n > 0);
-        break;
-      case '--seconds':
-        options.seconds = Number(value);
-        break;
-      case '--ramp':
-        options.ramp = Number(value);
-        break;
-      case '--settle':
-        options.settle = Number(value);
-        break;
-      case '--servers':
-        options.servers = value.split(',') as Options['servers'];
-        break;
-      default:
-        console.error(`unknown option ${flag}`);
-        process.exit(2);
+    const number = Number(value);
+    if (flag === '--counts' || flag === '--ns') {
+      options.counts = value.split(',').map(Number);
+    } else if (flag === '--servers') {
+      options.servers = value.split(',') as Options['servers'];
+    } else if (flag === '--workers') {
+      options.workers = number;
+    } else if (
+      flag === '--seconds' ||
+      flag === '--ramp' ||
+      flag === '--settle' ||
+      flag === '--hls' ||
+      flag === '--segment'
+    ) {
+      options[flag.slice(2) as 'seconds' | 'ramp' | 'settle' | 'hls' | 'segment'] = number;
+    } else {
+      console.error(`unknown option ${flag}`);
+      process.exit(2);
     }
+  }
+  const bad =
+    options.counts.some((n) => !(n > 0)) ||
+    options.servers.some((s) => s !== 'ours' && s !== 'icecast') ||
+    [options.seconds, options.ramp, options.hls, options.segment].some((n) => !(n >= 0));
+  if (bad) {
+    console.error('bad option value');
+    process.exit(2);
   }
   return options;
 }
 
-const children: ChildProcess[] = [];
-function track<T extends ChildProcess>(child: T): T {
-  children.push(child);
-  return child;
-}
-function stopAll(): void {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
-process.on('exit', stopAll);
-process.on('SIGINT', () => process.exit(130));
-process.on('SIGTERM', () => process.exit(143));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+function workersFor(n: number, options: Options): number {
+  return options.workers ?? Math.min(4, Math.ceil(n / 2500));
 }
 
-async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nothing listens on port ${port}`);
-}
-
-function cpuTicks(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-}
-
-/** Raises this process's open-file limit (children inherit it); needs root for the hard one. */
-function raiseFileLimit(needed: number): void {
-  try {
-    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${needed}:${needed}`]);
-  } catch {
-    console.warn(
-      `could not raise the open-file limit to ${needed}: run \`ulimit -n ${needed}\` first`,
-    );
-  }
-}
-
-async function startIcecast(dir: string, port: number): Promise<ChildProcess> {
-  const config = `<icecast>
-  <location>Bench</location><admin>bench@localhost</admin>
-  <limits><clients>20000</clients><sources>4</sources><queue-size>524288</queue-size>
-    <client-timeout>30</client-timeout><header-timeout>15</header-timeout>
-    <source-timeout>10</source-timeout><burst-size>65535</burst-size></limits>
-  <authentication><source-password>${SOURCE_PASSWORD}</source-password>
-    <admin-user>admin</admin-user><admin-password>${ADMIN_PASSWORD}</admin-password></authentication>
-  <hostname>127.0.0.1</hostname>
-  <listen-socket><port>${port}</port><bind-address>127.0.0.1</bind-address></listen-socket>
-  <http-headers><header name="Access-Control-Allow-Origin" value="*" /></http-headers>
-  <fileserve>1</fileserve>
-  <paths><basedir>/usr/share/icecast2</basedir><logdir>${dir}</logdir>
-    <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
-  <security><chroot>0</chroot><changeowner><user>icecast2</user><group>icecast</group></changeowner></security>
-</icecast>
-`;
-  const file = join(dir, 'icecast.xml');
-  writeFileSync(file, config);
-  try {
-    const uid = Number(execFileSync('id', ['-u', 'icecast2']).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', 'icecast2']).toString().trim());
-    chownSync(dir, uid, gid);
-  } catch {
-    console.warn('no icecast2 user: Icecast may refuse to start (it does not run as root)');
-  }
-  const child = track(spawn('icecast2', ['-c', file], { stdio: 'ignore' }));
-  await waitForPort(port);
-  return child;
-}
-
-async function startOurs(dir: string, port: number): Promise<ChildProcess> {
-  // Started as `pnpm start` starts it (package.json), configured by the environment.
-  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [, ...args] = pkg.scripts.start.split(' ');
-  const child = track(
-    spawn(process.execPath, args, {
-      cwd: packageDir,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        STREAM_HOST: '127.0.0.1',
-        STREAM_PORT: String(port),
-        ADMIN_PASSWORD,
-        SOURCE_PASSWORD,
-        DATA_DIR: dir,
-        LOG_LEVEL: 'warn',
-        REDIS_URL: '',
-      },
-    }),
-  );
-  await waitForPort(port);
-  return child;
-}
-
-/** One ffmpeg -re encoding, its bytes pushed to every server as a PUT source. */
-async function startSource(ports: number[]): Promise<void> {
-  const sockets = await Promise.all(
-    ports.map(
-      (port) =>
-        new Promise<net.Socket>((resolve, reject) => {
-          const socket = net.connect(port, '127.0.0.1');
-          socket.once('error', reject);
-          socket.once('connect', () => {
-            const auth = Buffer.from(`source:${SOURCE_PASSWORD}`).toString('base64');
-            socket.write(
-              `PUT /radio.mp3 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Basic ${auth}\r\nContent-Type: audio/mpeg\r\nice-name: Bench\r\nice-public: 0\r\nice-audio-info: channels=2;samplerate=44100;bitrate=128\r\nUser-Agent: bench-source/1.0\r\n\r\n`,
-            );
-            socket.once('data', (answer: Buffer) => {
-              if (!answer.toString('latin1').startsWith('HTTP/1.0 200')) {
-                reject(
-                  new Error(
-                    `source refused on port ${port}: ${answer.toString('latin1').split('\r\n')[0]}`,
-                  ),
-                );
-                return;
-              }
-              socket.on('data', () => {});
-              resolve(socket);
-            });
-          });
-        }),
-    ),
-  );
-  const ffmpeg = track(
-    spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=44100',
-        '-ac',
-        '2',
-        '-c:a',
-        'libmp3lame',
-        '-b:a',
-        '128k',
-        '-f',
-        'mp3',
-        'pipe:1',
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    ),
-  );
-  ffmpeg.stdout?.on('data', (chunk: Buffer) => {
-    for (const socket of sockets) socket.write(chunk);
-  });
-}
-
-interface Row {
-  server: string;
-  n: number;
-  cpu: number;
-  rssMb: number;
-  kbPerListener: number;
-  rate: number;
-  below90: number;
-  dropped: number;
-  failed: number;
-  firstByteMedian: number;
-  firstByteP99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-}
-
-async function measure(
-  server: string,
-  pid: number,
-  port: number,
-  n: number,
-  options: Options,
-  rssBefore: number,
-): Promise<Row> {
-  const loadgen = track(
-    fork(
-      join(here, 'load-generator.ts'),
-      [
-        '127.0.0.1',
-        String(port),
-        '/radio.mp3',
-        String(n),
-        String(options.ramp),
-        String(options.settle),
-        String(options.seconds),
-      ],
-      {
-        stdio: 'inherit',
-      },
-    ),
-  );
-  let startTicks = 0;
-  let startTime = 0;
-  let cpu = 0;
-  let rssAfter = 0;
-  const result = await new Promise<LoadResult>((resolve, reject) => {
-    loadgen.on('message', (message: { type: string; result?: LoadResult }) => {
-      if (message.type === 'window-start') {
-        startTicks = cpuTicks(pid);
-        startTime = performance.now();
-      } else if (message.type === 'window-end') {
-        const seconds = (performance.now() - startTime) / 1000;
-        cpu = ((cpuTicks(pid) - startTicks) / CLOCK_TICKS / seconds) * 100;
-        rssAfter = rssKb(pid);
-      } else if (message.type === 'result' && message.result) {
-        resolve(message.result);
-      }
-    });
-    loadgen.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
-  });
-  await new Promise<void>((resolve) => loadgen.once('exit', () => resolve()));
-  const rates = [...result.rates].sort((a, b) => a - b);
-  const firstBytes = [...result.firstByteMs].sort((a, b) => a - b);
+function toRow(server: string, n: number, run: FleetRun, idleRss: number, nominal: number): Row {
+  const { result } = run;
   return {
     server,
     n,
-    cpu,
-    rssMb: rssAfter / 1024,
-    kbPerListener: (rssAfter - rssBefore) / n,
-    rate: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : 0,
+    cpu: run.serverCpu,
+    rssMb: run.rssKb / 1024,
+    kbPerListener: (run.rssKb - idleRss) / n,
+    rates: result.rates.map((rate) => (rate / nominal) * 100),
     below90:
-      rates.filter((rate) => rate < NOMINAL * 0.9).length + (result.requested - result.connected),
+      result.rates.filter((rate) => rate < nominal * 0.9).length +
+      (result.requested - result.rates.length),
     dropped: result.dropped,
     failed: result.failed,
-    firstByteMedian: percentile(firstBytes, 0.5),
-    firstByteP99: percentile(firstBytes, 0.99),
+    latencyMs: result.latencyMs,
+    loadCpu: run.loadCpu,
   };
 }
 
-function printTable(rows: Row[]): void {
-  const header = [
-    'server',
-    'N',
-    'CPU % (1 core)',
-    'RSS MB',
-    'KB/listener',
-    'B/s per listener',
-    '< 90 %',
-    'dropped',
-    'failed',
-    'first byte median ms',
-    'p99 ms',
-  ];
-  const lines = rows.map((r) => [
-    r.server,
-    String(r.n),
-    r.cpu.toFixed(1),
-    r.rssMb.toFixed(1),
-    r.kbPerListener.toFixed(1),
-    r.rate.toFixed(0),
-    String(r.below90),
-    String(r.dropped),
-    String(r.failed),
-    r.firstByteMedian.toFixed(1),
-    r.firstByteP99.toFixed(1),
-  ]);
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...lines.map((l) => (l[i] as string).length)),
-  );
-  const format = (cells: string[]): string =>
-    `| ${cells.map((c, i) => c.padStart(widths[i] as number)).join(' | ')} |`;
-  console.log(format(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const line of lines) console.log(format(line));
-  const ratios = rows
-    .filter((r) => r.server === 'ours')
-    .map((ours) => {
-      const ice = rows.find((r) => r.server === 'icecast' && r.n === ours.n);
-      return ice ? `N=${ours.n}: ${(ours.cpu / ice.cpu).toFixed(2)}x` : null;
-    })
-    .filter(Boolean);
-  if (ratios.length)
-    console.log(`\nCPU ours / Icecast: ${ratios.join(', ')} (target: at most 1.5x)`);
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+interface Server {
+  name: 'ours' | 'icecast';
+  port: number;
+  pid: number;
+  idleRss: number;
+}
+
+async function startServers(options: Options, dir: string, files: number): Promise<Server[]> {
+  const servers: Server[] = [];
+  for (const name of options.servers) {
+    const port = await freePort();
+    const serverDir = mkdtempSync(join(dir, `${name}-`));
+    const clients = Math.max(...options.counts, options.hls) + 100;
+    const pid =
+      name === 'icecast'
+        ? await startIcecast(serverDir, port, clients)
+        : await startOurs(serverDir, port);
+    if (fileLimit(pid) < files) raiseFileLimit(pid, files);
+    servers.push({ name, port, pid, idleRss: 0 });
+  }
+  return servers;
+}
+
+async function hlsRow(ours: Server, options: Options): Promise<void> {
+  await startSource([ours.port], 'aac');
+  await waitForHls(ours.port);
+  await sleep(options.segment * 2000);
+  const [idle = 0] = await cpuOver([ours.pid], Math.min(options.seconds, 15));
+  const run = await runFleet({
+    mode: 'hls',
+    port: ours.port,
+    n: options.hls,
+    workers: workersFor(options.hls, options),
+    ramp: options.ramp,
+    settle: options.settle + options.segment,
+    seconds: options.seconds,
+    segmentSeconds: options.segment,
+    serverPid: ours.pid,
+  });
+  // Sessions outlive their last fetch by two segment durations: still counted here.
+  const health = (await (await fetch(`http://127.0.0.1:${ours.port}/health`)).json()) as {
+    listeners: number;
+  };
+  const row = toRow('ours HLS', options.hls, run, ours.idleRss, AAC_NOMINAL);
+  printHlsRow(row, {
+    idleCpu: idle,
+    counted: health.listeners,
+    requestsPerSecond: run.result.requests / run.result.windowSeconds,
+    errors: run.result.errors,
+    missedListeners: run.result.missedListeners,
+    missedSegments: run.result.missedSegments,
+    segment: options.segment,
+  });
 }
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  raiseFileLimit(Math.max(20_000, 2 * Math.max(...options.counts) + 1000));
+  // Each server holds one descriptor per listener (the workers share theirs out).
+  const files = Math.max(...options.counts, options.hls) + 2000;
+  if (fileLimit(process.pid) < files) raiseFileLimit(process.pid, files);
   const dir = mkdtempSync(join(tmpdir(), 'bench-listeners-'));
   chmodSync(dir, 0o755); // Icecast, once it is user icecast2, writes its logs below it
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const servers: {
-    name: 'ours' | 'icecast';
-    port: number;
-    child: ChildProcess;
-    idleRss: number;
-  }[] = [];
-  for (const name of options.servers) {
-    const port = await freePort();
-    const serverDir = mkdtempSync(join(dir, `${name}-`));
-    const child =
-      name === 'icecast' ? await startIcecast(serverDir, port) : await startOurs(serverDir, port);
-    servers.push({ name, port, child, idleRss: 0 });
-  }
-  await startSource(servers.map((s) => s.port));
+  const servers = await startServers(options, dir, files);
+  await startSource(
+    servers.map((s) => s.port),
+    'mp3',
+  );
   // Let both fill their burst buffers; memory per listener is counted from this idle state.
-  await new Promise((resolve) => setTimeout(resolve, 5000));
-  for (const server of servers) server.idleRss = rssKb(server.child.pid as number);
+  await sleep(5000);
+  for (const server of servers) server.idleRss = rssKb(server.pid);
+  const icecastVersion = options.servers.includes('icecast')
+    ? execFileSync('icecast2', ['-v']).toString().trim()
+    : 'no Icecast';
   console.log(
-    `listeners on 127.0.0.1, MP3 128 kbit/s (${NOMINAL} B/s), ramp ${options.ramp}/s, ${options.settle} s settle, ${options.seconds} s measured; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+    `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; Node ${process.version}; ${icecastVersion}; open-file limits ${servers.map((s) => `${s.name} ${fileLimit(s.pid)}`).join(', ')}, bench ${fileLimit(process.pid)}`,
+  );
+  console.log(
+    `listeners on 127.0.0.1, MP3 128 kbit/s (${MP3_NOMINAL} B/s), ramp ${options.ramp}/s, ${options.settle} s settle, ${options.seconds} s measured; load average at start ${loadAverage()}\n`,
   );
   const rows: Row[] = [];
   for (const n of options.counts) {
     for (const server of servers) {
-      const pid = server.child.pid as number;
-      const row = await measure(server.name, pid, server.port, n, options, server.idleRss);
+      const run = await runFleet({
+        mode: 'stream',
+        port: server.port,
+        n,
+        workers: workersFor(n, options),
+        ramp: options.ramp,
+        settle: options.settle,
+        seconds: options.seconds,
+        segmentSeconds: options.segment,
+        serverPid: server.pid,
+      });
+      const row = toRow(server.name, n, run, server.idleRss, MP3_NOMINAL);
       rows.push(row);
       console.error(
-        `  ${server.name} N=${n}: CPU ${row.cpu.toFixed(1)} %, first byte ${row.firstByteMedian.toFixed(1)} ms`,
+        `  ${server.name} N=${n}: CPU ${row.cpu.toFixed(1)} %, load generator ${row.loadCpu.toFixed(1)} %`,
       );
       // Closed sockets leave both servers before the next run.
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await sleep(3000);
     }
   }
-  console.log('');
-  printTable(rows);
+  printRows(rows);
+  const ours = servers.find((s) => s.name === 'ours');
+  if (options.hls > 0 && ours) await hlsRow(ours, options);
+  console.log(`\nload average at the end ${loadAverage()}`);
   stopAll();
 }
 
