@@ -1,5 +1,5 @@
 import type { Logger } from '@radio/core';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-id.ts';
@@ -19,11 +19,17 @@ export interface AppParts {
   session: RequestHandler;
   users: UserCache;
   routes: ApiRouter;
+  /**
+   * Routes whose bodies are not JSON and are streamed by their own handler (the tus uploads),
+   * by the paths they live under.
+   */
+  streamed: { paths: string[]; router: Router };
 }
 
 /**
  * The middleware order: request id and logger, security headers, then under /api/radio the
- * origin check, the JSON body, the session and its user, the routes; 404 and the error handler
+ * origin check, the streamed upload routes (with the session), the JSON body, the session and
+ * its user, the routes; 404 and the error handler
  * last, so everything that fails ends as `{"error":{"code","message"}}`.
  */
 export function buildApp(parts: AppParts): Express {
@@ -39,6 +45,8 @@ export function buildApp(parts: AppParts): Express {
 
   const api = express.Router();
   api.use(sameOriginOnly(parts.allowedOrigins));
+  // Before the JSON parser, which would refuse their bodies; they need the session as well.
+  api.use(parts.streamed.paths, parts.session, loadUser(parts.users), parts.streamed.router);
   api.use(jsonBody(parts.bodyLimit));
   api.use(parts.session);
   api.use(loadUser(parts.users));

@@ -67,12 +67,16 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Not allowed: role, origin, or account state',
   404: 'Not found',
   409: 'Conflicts with the current state',
+  410: 'Gone',
+  412: 'Precondition failed',
   413: 'Body too large (API_PAYLOAD_TOO_LARGE)',
   415: 'Body is not JSON (API_UNSUPPORTED_MEDIA_TYPE)',
+  422: 'The content cannot be used',
   429: 'Rate-limited (API_RATE_LIMITED); see Retry-After',
   500: 'Internal error (API_INTERNAL)',
   502: 'The scheduler failed (API_SCHEDULER_ERROR)',
   503: 'A service did not answer (API_SCHEDULER_UNAVAILABLE, API_BUS_UNAVAILABLE)',
+  507: 'No space left on the music volume',
 };
 
 function errorStatuses(method: Method, doc: RouteDoc): number[] {
@@ -80,13 +84,36 @@ function errorStatuses(method: Method, doc: RouteDoc): number[] {
   if (doc.access !== 'public') statuses.add(401);
   if (doc.access === 'dj' || doc.access === 'admin') statuses.add(403);
   if (doc.params || doc.query || doc.body) statuses.add(400);
-  if (method !== 'get') {
+  if (method !== 'get' && method !== 'head' && method !== 'options') {
     statuses.add(403); // another origin
     statuses.add(413);
     statuses.add(415);
   }
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
+}
+
+function headerParameters(doc: RouteDoc): JsonSchema[] {
+  return (doc.headers ?? [])
+    .filter((header) => header.in === 'request')
+    .map((header) => ({
+      name: header.name,
+      in: 'header',
+      required: header.required ?? false,
+      description: header.description,
+      schema: { type: 'string' },
+    }));
+}
+
+function responseHeaders(doc: RouteDoc): JsonSchema | undefined {
+  const headers = (doc.headers ?? []).filter((header) => header.in === 'response');
+  if (headers.length === 0) return undefined;
+  return Object.fromEntries(
+    headers.map((header) => [
+      header.name,
+      { description: header.description, schema: { type: 'string' } },
+    ]),
+  );
 }
 
 function operationId(method: Method, path: string): string {
@@ -110,6 +137,7 @@ export function buildOpenApi(
     const parameters = [
       ...(doc.params ? parametersOf(doc.params, 'path') : []),
       ...(doc.query ? parametersOf(doc.query, 'query') : []),
+      ...headerParameters(doc),
     ];
     const status = doc.status ?? 200;
     const success: Record<string, unknown> = {
@@ -118,6 +146,8 @@ export function buildOpenApi(
     if (doc.response)
       success.content = { 'application/json': { schema: schemaOf(doc.response, 'output') } };
     else if (doc.produces) success.content = { [doc.produces.contentType]: { schema: {} } };
+    const answerHeaders = responseHeaders(doc);
+    if (answerHeaders) success.headers = answerHeaders;
     const responses: Record<string, unknown> = { [String(status)]: success };
     if (path.endsWith('/cover')) responses['304'] = { description: 'Not modified (If-None-Match)' };
     for (const code of errorStatuses(method, doc)) {
@@ -137,6 +167,13 @@ export function buildOpenApi(
         requestBody: {
           required: false,
           content: { 'application/json': { schema: schemaOf(doc.body, 'input') } },
+        },
+      }),
+      ...(doc.consumes && {
+        requestBody: {
+          required: true,
+          description: doc.consumes.description,
+          content: { [doc.consumes.contentType]: { schema: { type: 'string', format: 'binary' } } },
         },
       }),
       responses,

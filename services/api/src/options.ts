@@ -21,6 +21,8 @@ export interface ApiOptions {
   maxUploadBytes?: number | undefined;
   /** TRASH_DAYS: how long a deleted file stays restorable. Default 30. */
   trashDays?: number | undefined;
+  /** FFMPEG_PATH: probes and hashes uploads; else ffmpeg on PATH (see @radio/core locateFfmpeg). */
+  ffmpegPath?: string | undefined;
   /** express's `trust proxy`: true trusts one proxy hop (X-Forwarded-For/-Proto). Default false. */
   trustProxy?: boolean | number | string | undefined;
   /** Whether POST /auth/register accepts new accounts. Default true. */
@@ -94,6 +96,7 @@ export interface ResolvedApiOptions {
   dataDir: string;
   maxUploadBytes: number;
   trashDays: number;
+  ffmpegPath: string | undefined;
   trustProxy: boolean | number | string;
   registrationOpen: boolean;
   bootstrapAdmin: { username: string; password: string } | undefined;
@@ -167,6 +170,7 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     dataDir: options.dataDir,
     maxUploadBytes: options.maxUploadBytes ?? 500 * MB,
     trashDays: options.trashDays ?? 30,
+    ffmpegPath: options.ffmpegPath,
     trustProxy: options.trustProxy === true ? 1 : (options.trustProxy ?? false),
     registrationOpen: options.registrationOpen ?? true,
     bootstrapAdmin: options.bootstrapAdmin,
@@ -218,7 +222,8 @@ export function apiOptionsFromConfig(
     | 'REGISTRATION'
     | 'ADMIN_USER'
     | 'ADMIN_PASSWORD'
-  >,
+  > &
+    Partial<Pick<ConfigOf<typeof apiSpec>, 'FFMPEG_PATH'>>,
 ): ApiOptions {
   return {
     host: config.API_HOST,
@@ -230,6 +235,7 @@ export function apiOptionsFromConfig(
     dataDir: config.DATA_DIR,
     maxUploadBytes: config.MAX_UPLOAD_MB * MB,
     trashDays: config.TRASH_DAYS,
+    ffmpegPath: config.FFMPEG_PATH,
     trustProxy: config.TRUST_PROXY,
     registrationOpen: config.REGISTRATION === 'open',
     // With registration open the first user to register becomes admin; a closed station

@@ -5,7 +5,7 @@ import type { AuthUser } from './dtos/users.dto.ts';
 import { type Access, requireAccess } from './middleware/require-role.ts';
 import { parseInput } from './middleware/validate.ts';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 /**
  * What a route is, for both express and the OpenAPI document (openapi.ts): the document is
@@ -33,6 +33,10 @@ export interface RouteDoc<
   produces?: { contentType: string; description: string };
   /** Error statuses this route answers besides the ones implied by its access and input. */
   errors?: number[];
+  /** A request body that is not JSON (an upload's bytes). */
+  consumes?: { contentType: string; description: string };
+  /** Request and response headers that carry the protocol (tus's Upload-Offset …). */
+  headers?: { name: string; in: 'request' | 'response'; description: string; required?: boolean }[];
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -115,8 +119,16 @@ export class ApiRouter {
     this.#add('delete', path, doc, handler);
   }
 
+  /**
+   * Documents a route that a handler outside this router serves (the tus upload endpoint reads
+   * its own body), so the OpenAPI document covers it too.
+   */
+  document(method: Method, path: string, doc: RouteDoc): void {
+    this.routes.push({ method, path, doc });
+  }
+
   #add<A extends Access, P, Q, B, R>(
-    method: Method,
+    method: Exclude<Method, 'head' | 'options'>,
     path: string,
     doc: RouteDoc<A, P & Schema, Q & Schema, B & Schema, R & Schema>,
     handler: RouteHandler<A, P, Q, B, R>,

@@ -1,6 +1,7 @@
 import { type Bus, componentLogger, type Logger } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import type { Redis } from 'ioredis';
+import { BASE_PATH } from './app.ts';
 import {
   type CounterStore,
   MemoryCounterStore,
@@ -18,6 +19,7 @@ import { playlistsController } from './controllers/playlists.controller.ts';
 import { statusController } from './controllers/status.controller.ts';
 import { tracksController } from './controllers/tracks.controller.ts';
 import { trashController } from './controllers/trash.controller.ts';
+import { uploadsController } from './controllers/uploads.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
 import { TrackFiles } from './library/track-files.ts';
 import type { ResolvedApiOptions } from './options.ts';
@@ -44,6 +46,7 @@ import { TracksService } from './services/tracks.service.ts';
 import { TrashService } from './services/trash.service.ts';
 import { UsersService } from './services/users.service.ts';
 import type { SessionSettings } from './sessions/session.ts';
+import { createUploads, type Uploads } from './uploads/index.ts';
 import { API_VERSION } from './version.ts';
 
 /* The api's parts, built in named steps: repositories, services, the routes over them. */
@@ -103,6 +106,7 @@ export interface Services {
   libraryTags: LibraryTagsService;
   libraryFolders: LibraryFoldersService;
   trash: TrashService;
+  uploads: Uploads;
 }
 
 function createAuthService(
@@ -206,6 +210,11 @@ export function createServices(
     playlists: new PlaylistsService(playlists, tracks, scheduler),
     player: new PlayerService(scheduler, tracks, playlists, history),
     ...createLibraryServices(options, deps, repositories, { index, scheduler }),
+    uploads: createUploads(
+      options,
+      { db, audit: repositories.audit, logger: deps.logger },
+      `${BASE_PATH}/uploads`,
+    ),
     admin: new AdminService({
       scheduler,
       health: station.health,
@@ -238,7 +247,9 @@ export function runServices(services: Services, bus: Bus): () => void {
   services.events.start();
   services.streaming.start();
   services.trash.start();
+  services.uploads.endpoint.start();
   return () => {
+    services.uploads.endpoint.stop();
     void services.trash.stop();
     services.streaming.stop();
     services.events.close();
@@ -259,6 +270,7 @@ export function registerRoutes(
   tracksController(routes, services.tracks);
   libraryController(routes, services.libraryTags, services.libraryFolders);
   trashController(routes, services.trash);
+  uploadsController(routes, services.uploads.admin);
   playlistsController(routes, services.playlists);
   playerController(routes, services.player);
   adminController(routes, services.admin);

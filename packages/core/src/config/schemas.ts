@@ -58,6 +58,7 @@ export const apiSpec = {
   DATA_DIR: v.DATA_DIR,
   MAX_UPLOAD_MB: v.MAX_UPLOAD_MB,
   TRASH_DAYS: v.TRASH_DAYS,
+  FFMPEG_PATH: optional(v.FFMPEG_PATH),
 };
 
 export const webSpec = {
