@@ -104,12 +104,10 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
   });
 
   it('moves tracks into a folder: each keeps its id, a taken name fails alone', async () => {
-    const res = await dj
-      .post(`${BASE}/tracks/move`)
-      .send({
-        ids: [idOf('a/same.mp3'), idOf('b/same.mp3'), idOf('keep.flac')],
-        folder: 'Jazz/Live',
-      });
+    const res = await dj.post(`${BASE}/tracks/move`).send({
+      ids: [idOf('a/same.mp3'), idOf('b/same.mp3'), idOf('keep.flac')],
+      folder: 'Jazz/Live',
+    });
     expect(res.status).toBe(200);
     expect(
       (res.body.moved as TrackBody[]).map((track) => [track.id, track.path, track.status]),
@@ -121,6 +119,11 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
       { id: idOf('b/same.mp3'), error: { code: 'API_PATH_TAKEN', message: expect.any(String) } },
     ]);
     expect((await stat(join(t.musicDir, 'b/same.mp3'))).isFile()).toBe(true);
+    const inFolder = await listener.get(`${BASE}/tracks`).query({ folder: 'Jazz', sort: 'title' });
+    expect((inFolder.body.items as TrackBody[]).map((track) => track.path).sort()).toEqual([
+      'Jazz/Live/keep.flac',
+      'Jazz/Live/same.mp3',
+    ]);
     const one = await listener.get(`${BASE}/tracks/${idOf('keep.flac')}`);
     expect(one.body).toMatchObject({ path: 'Jazz/Live/keep.flac', status: 'ok' });
 

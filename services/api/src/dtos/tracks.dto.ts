@@ -78,6 +78,9 @@ export const trackListQuery = z.object({
   album: searchText.optional().describe('exact album (case-insensitive)'),
   genre: searchText.optional().describe('exact genre (case-insensitive)'),
   status: z.enum(['ok', 'invalid', 'missing', 'all']).default('ok'),
+  folder: searchText
+    .optional()
+    .describe('only tracks in this folder (relative to the music folder) and the folders under it'),
   sort: z.enum(TRACK_SORTS).default('artist'),
   order: z.enum(['asc', 'desc']).default('asc'),
   ...paginationQuery,

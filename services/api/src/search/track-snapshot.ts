@@ -153,6 +153,7 @@ export class TrackSnapshot {
       query.album === undefined ? null : fold(query.album.trim()),
       query.genre === undefined ? null : fold(query.genre.trim()),
       query.status,
+      query.folder ?? null,
       query.sort,
       query.order,
     ]);
@@ -180,8 +181,11 @@ export class TrackSnapshot {
       return value === undefined ? [] : [{ keys: this.#keys[field], value: fold(value.trim()) }];
     });
     const hay = this.#hay;
+    const folder = query.folder === undefined ? null : `${query.folder.replace(/^\/+|\/+$/g, '')}/`;
     const accepts = (i: number): boolean => {
       if (status >= 0 && this.#status[i] !== status) return false;
+      if (folder !== null && folder !== '/' && !this.tracks[i]?.path.startsWith(folder))
+        return false;
       for (const filter of filters) if (filter.keys[i] !== filter.value) return false;
       const text = hay[i] as string;
       for (const token of tokens) if (!text.includes(token)) return false;
