@@ -18,6 +18,7 @@ const LibraryPage = lazy(() => import('./pages/library.tsx'));
 const PlaylistsPage = lazy(() => import('./pages/playlists.tsx'));
 const PlaylistPage = lazy(() => import('./pages/playlist.tsx'));
 const ControlPage = lazy(() => import('./pages/control.tsx'));
+const TrashPage = lazy(() => import('./pages/trash.tsx'));
 const AdminPage = lazy(() => import('./pages/admin.tsx'));
 
 function NotFound() {
@@ -94,6 +95,12 @@ function Page({ name, params }: { name: RouteName | null; params: Record<string,
       return (
         <Guard need="dj">
           <ControlPage />
+        </Guard>
+      );
+    case 'trash':
+      return (
+        <Guard need="dj">
+          <TrashPage />
         </Guard>
       );
     case 'admin':

@@ -8,6 +8,7 @@ export type RouteName =
   | 'playlists'
   | 'playlist'
   | 'control'
+  | 'trash'
   | 'admin';
 
 /** Every page of the app by name; the first pattern that matches wins. */
@@ -19,6 +20,7 @@ export const ROUTES: readonly RouteDef<RouteName>[] = [
   { name: 'playlists', pattern: '/playlists' },
   { name: 'playlist', pattern: '/playlists/:id' },
   { name: 'control', pattern: '/control' },
+  { name: 'trash', pattern: '/trash' },
   { name: 'admin', pattern: '/admin' },
   { name: 'admin', pattern: '/admin/:tab' },
 ];

@@ -1,6 +1,6 @@
 import { createHttp, type Http, type HttpOptions } from './http.ts';
 import type { BodyOf, QueryOf } from './paths.ts';
-import type { PlayMode, TrackQuery } from './types.ts';
+import type { PlayMode, TagEdit, TrackQuery } from './types.ts';
 
 /*
  * The one place the app talks to the api: every call is a method named for what it does, on
@@ -52,6 +52,32 @@ function libraryCalls(http: Http) {
       http.call('get', '/artists', { query, signal }),
     albums: (query: QueryOf<'get', '/albums'> = {}, signal?: Signal) =>
       http.call('get', '/albums', { query, signal }),
+  };
+}
+
+/** Changing the library's files: tags, covers, folders, moves, the trash (DJs and admins). */
+function libraryEditCalls(http: Http) {
+  return {
+    editTags: (id: number, tags: TagEdit) =>
+      http.call('patch', '/tracks/{id}/tags', { params: { id }, body: tags }),
+    editTagsMany: (ids: number[], tags: TagEdit) =>
+      http.call('patch', '/tracks/tags', { body: { ids, tags } }),
+    // The picture's own bytes, not JSON: http sends a Blob as it is, typed by the file.
+    setCover: (id: number, image: Blob) =>
+      http.call('put', '/tracks/{id}/cover', {
+        params: { id },
+        body: image as unknown as BodyOf<'put', '/tracks/{id}/cover'>,
+      }),
+    removeCover: (id: number) => http.call('delete', '/tracks/{id}/cover', { params: { id } }),
+    folders: (signal?: Signal) => http.call('get', '/library/folders', { signal }),
+    createFolder: (path: string) => http.call('post', '/library/folders', { body: { path } }),
+    moveTracks: (ids: number[], folder: string) =>
+      http.call('post', '/tracks/move', { body: { ids, folder } }),
+    deleteTrack: (id: number) => http.call('delete', '/tracks/{id}', { params: { id } }),
+    trash: (query: QueryOf<'get', '/trash'> = {}, signal?: Signal) =>
+      http.call('get', '/trash', { query, signal }),
+    restoreTrash: (id: number) => http.call('post', '/trash/{id}/restore', { params: { id } }),
+    purgeTrash: (id: number) => http.call('delete', '/trash/{id}', { params: { id } }),
   };
 }
 
@@ -118,6 +144,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     ...authCalls(http),
     ...userCalls(http),
     ...libraryCalls(http),
+    ...libraryEditCalls(http),
     ...playlistCalls(http),
     ...playerCalls(http),
     ...adminCalls(http),

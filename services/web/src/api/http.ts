@@ -126,8 +126,12 @@ export function createHttp(options: HttpOptions = {}): Http {
 
   async function send(method: Method, route: string, init: AnyCall = {}): Promise<unknown> {
     const headers: Record<string, string> = { Accept: 'application/json' };
-    let body: string | undefined;
-    if (init.body !== undefined) {
+    let body: string | Blob | undefined;
+    if (init.body instanceof Blob) {
+      // A file's bytes as they are (a cover picture), typed by the file.
+      headers['Content-Type'] = init.body.type || 'application/octet-stream';
+      body = init.body;
+    } else if (init.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(init.body);
     }

@@ -28,6 +28,12 @@ export const TRACK_SORTS = [
   'added',
 ] as const satisfies readonly TrackSort[];
 
+export type TagEdit = BodyOf<'patch', '/tracks/{id}/tags'>;
+export type Folder = ResponseOf<'get', '/library/folders'>['folders'][number];
+export type DeleteResult = ResponseOf<'delete', '/tracks/{id}'>;
+export type TrashEntry = ResponseOf<'get', '/trash'>['items'][number];
+export type BulkFailure = ResponseOf<'patch', '/tracks/tags'>['failed'][number];
+
 export type Artist = ResponseOf<'get', '/artists'>['items'][number];
 export type Album = ResponseOf<'get', '/albums'>['items'][number];
 

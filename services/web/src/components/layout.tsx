@@ -61,9 +61,14 @@ export function Layout({ children }: { children: ReactNode }) {
             </>
           ) : null}
           {hasRole(user, 'dj') ? (
-            <Link to="/control" nav="prefix">
-              Control
-            </Link>
+            <>
+              <Link to="/control" nav="prefix">
+                Control
+              </Link>
+              <Link to="/trash" nav="prefix">
+                Trash
+              </Link>
+            </>
           ) : null}
           {hasRole(user, 'admin') ? (
             <Link to="/admin" nav="prefix">

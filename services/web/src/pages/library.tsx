@@ -1,17 +1,15 @@
 import { useEffect, useId, useState } from 'react';
 import { api } from '../api/client.ts';
 import { describeError } from '../api/errors.ts';
-import {
-  type SortOrder,
-  TRACK_SORTS,
-  type Track,
-  type TrackQuery,
-  type TrackSort,
-  type TrackStatus,
-} from '../api/types.ts';
+import type { SortOrder, Track, TrackQuery, TrackSort } from '../api/types.ts';
 import { AddToPlaylistDialog } from '../components/add-to-playlist.tsx';
 import { CoverArt } from '../components/cover-art.tsx';
+import { DeleteTracksDialog } from '../components/delete-tracks-dialog.tsx';
+import { EditTagsDialog } from '../components/edit-tags-dialog.tsx';
+import { FolderFilter } from '../components/folder-filter.tsx';
 import { PlusIcon, QueueIcon, SearchIcon } from '../components/icons.tsx';
+import { LibrarySelectionBar } from '../components/library-selection.tsx';
+import { MoveTracksDialog } from '../components/move-tracks-dialog.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
 import { TrackDetailsDialog } from '../components/track-details.tsx';
@@ -24,6 +22,7 @@ import { useTitle } from '../hooks/use-title.ts';
 import { toast } from '../hooks/use-toast.ts';
 import { setSearchParams, useLocation } from '../router.ts';
 import { hasRole } from '../session.ts';
+import { type Filters, PAGE_SIZES, readFilters } from './library-filters.ts';
 
 const COLUMNS: { sort: TrackSort; label: string; className?: string }[] = [
   { sort: 'title', label: 'Title' },
@@ -33,41 +32,6 @@ const COLUMNS: { sort: TrackSort; label: string; className?: string }[] = [
   { sort: 'year', label: 'Year', className: 'hide-medium num' },
   { sort: 'duration', label: 'Time', className: 'num' },
 ];
-const SORTS = new Set<string>(TRACK_SORTS);
-const PAGE_SIZES = [25, 50, 100];
-
-interface Filters {
-  q: string;
-  artist: string;
-  album: string;
-  genre: string;
-  status: TrackStatus | 'all';
-  sort: TrackSort;
-  order: SortOrder;
-  page: number;
-  limit: number;
-}
-
-/** The filters as the URL holds them, so a search can be bookmarked and survives a reload. */
-function readFilters(search: string): Filters {
-  const params = new URLSearchParams(search);
-  const sort = params.get('sort') ?? 'artist';
-  const status = params.get('status');
-  const page = Number(params.get('page') ?? '1');
-  const limit = Number(params.get('limit') ?? '50');
-  return {
-    q: params.get('q') ?? '',
-    artist: params.get('artist') ?? '',
-    album: params.get('album') ?? '',
-    genre: params.get('genre') ?? '',
-    status: status === 'invalid' || status === 'missing' || status === 'all' ? status : 'ok',
-    sort: (SORTS.has(sort) ? sort : 'artist') as TrackSort,
-    order: params.get('order') === 'desc' ? 'desc' : 'asc',
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-    limit: PAGE_SIZES.includes(limit) ? limit : 50,
-  };
-}
-
 function SortHeader({ column, filters }: { column: (typeof COLUMNS)[number]; filters: Filters }) {
   const active = filters.sort === column.sort;
   const next: SortOrder = active && filters.order === 'asc' ? 'desc' : 'asc';
@@ -104,6 +68,10 @@ export default function LibraryPage() {
   const query = useDebounced(text.trim(), 250);
   const [adding, setAdding] = useState<Track | null>(null);
   const [details, setDetails] = useState<Track | null>(null);
+  const [selected, setSelected] = useState<ReadonlyMap<number, Track>>(new Map());
+  const [editing, setEditing] = useState<Track[]>([]);
+  const [moving, setMoving] = useState<Track[]>([]);
+  const [deleting, setDeleting] = useState<Track[]>([]);
   const ids = {
     search: useId(),
     artist: useId(),
@@ -126,6 +94,7 @@ export default function LibraryPage() {
     artist: filters.artist || undefined,
     album: filters.album || undefined,
     genre: filters.genre || undefined,
+    folder: filters.folder || undefined,
     status: filters.status,
     sort: filters.sort,
     order: filters.order,
@@ -150,7 +119,23 @@ export default function LibraryPage() {
 
   const page = tracks.data;
   const filtered =
-    filters.artist || filters.album || filters.genre || filters.q || filters.status !== 'ok';
+    filters.artist ||
+    filters.album ||
+    filters.genre ||
+    filters.folder ||
+    filters.q ||
+    filters.status !== 'ok';
+  const toggle = (track: Track) => {
+    const next = new Map(selected);
+    if (next.has(track.id)) next.delete(track.id);
+    else next.set(track.id, track);
+    setSelected(next);
+  };
+  const changed = () => {
+    setSelected(new Map());
+    tracks.reload();
+  };
+  const allOnPage = page?.items.every((track) => selected.has(track.id)) === true;
 
   return (
     <section className="page" aria-labelledby="library-heading">
@@ -178,6 +163,11 @@ export default function LibraryPage() {
           />
         </div>
         <div className="filter-row">
+          <FolderFilter
+            value={filters.folder}
+            version={libraryVersion}
+            onChange={(folder) => setSearchParams({ folder: folder || null, page: null })}
+          />
           <div className="field compact">
             <label htmlFor={ids.artist}>Artist</label>
             <select
@@ -270,6 +260,7 @@ export default function LibraryPage() {
                   artist: null,
                   album: null,
                   genre: null,
+                  folder: null,
                   status: null,
                   page: null,
                 });
@@ -281,6 +272,13 @@ export default function LibraryPage() {
         </div>
       </search>
 
+      <LibrarySelectionBar
+        count={selected.size}
+        onEditTags={() => setEditing([...selected.values()])}
+        onMove={() => setMoving([...selected.values()])}
+        onDelete={() => setDeleting([...selected.values()])}
+        onClear={() => setSelected(new Map())}
+      />
       {tracks.error ? <ErrorMessage error={tracks.error} onRetry={tracks.reload} /> : null}
       {tracks.loading && !page ? <Loading label="Loading tracks…" /> : null}
       {page && page.items.length === 0 ? (
@@ -295,6 +293,20 @@ export default function LibraryPage() {
           <table className="table tracks-table" aria-label="Tracks">
             <thead>
               <tr>
+                {canQueue ? (
+                  <th scope="col" className="select-col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every track on this page"
+                      checked={allOnPage}
+                      onChange={() =>
+                        setSelected(
+                          new Map(allOnPage ? [] : page.items.map((track) => [track.id, track])),
+                        )
+                      }
+                    />
+                  </th>
+                ) : null}
                 <th scope="col" className="cover-col">
                   <span className="visually-hidden">Cover</span>
                 </th>
@@ -309,6 +321,16 @@ export default function LibraryPage() {
             <tbody>
               {page.items.map((track) => (
                 <tr key={track.id} data-testid="track-row">
+                  {canQueue ? (
+                    <td className="select-col">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${track.title}`}
+                        checked={selected.has(track.id)}
+                        onChange={() => toggle(track)}
+                      />
+                    </td>
+                  ) : null}
                   <td className="cover-col">
                     <CoverArt
                       trackId={track.id}
@@ -379,6 +401,9 @@ export default function LibraryPage() {
       />
       <AddToPlaylistDialog track={adding} onClose={() => setAdding(null)} />
       <TrackDetailsDialog track={details} onClose={() => setDetails(null)} />
+      <EditTagsDialog tracks={editing} onClose={() => setEditing([])} onSaved={changed} />
+      <MoveTracksDialog tracks={moving} onClose={() => setMoving([])} onMoved={changed} />
+      <DeleteTracksDialog tracks={deleting} onClose={() => setDeleting([])} onDeleted={changed} />
     </section>
   );
 }
