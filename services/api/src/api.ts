@@ -143,7 +143,7 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
     session: sessions.middleware,
     users: sessions.users,
     routes: registerRoutes(services, sessions.settings, BASE_PATH),
-    streamed: { paths: ['/uploads'], router: services.uploads.endpoint.router() },
+    streamed: (auth) => services.uploads.endpoint.router(auth),
   });
   return new ApiService({ options, log, bus: deps.bus, sessions, services, app });
 }

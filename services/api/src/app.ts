@@ -21,9 +21,9 @@ export interface AppParts {
   routes: ApiRouter;
   /**
    * Routes whose bodies are not JSON and are streamed by their own handler (the tus uploads),
-   * by the paths they live under.
+   * given the session handlers to put in front of each.
    */
-  streamed: { paths: string[]; router: Router };
+  streamed: (auth: readonly RequestHandler[]) => Router;
 }
 
 /**
@@ -46,7 +46,7 @@ export function buildApp(parts: AppParts): Express {
   const api = express.Router();
   api.use(sameOriginOnly(parts.allowedOrigins));
   // Before the JSON parser, which would refuse their bodies; they need the session as well.
-  api.use(parts.streamed.paths, parts.session, loadUser(parts.users), parts.streamed.router);
+  api.use(parts.streamed([parts.session, loadUser(parts.users)]));
   api.use(jsonBody(parts.bodyLimit));
   api.use(parts.session);
   api.use(loadUser(parts.users));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '@radio/core';
 import { MemoryLocker, Server, type ServerOptions, type Upload } from '@tus/server';
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import type { ApiError } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { toApiError } from '../middleware/error-handler.ts';
 import { requireAccess } from '../middleware/require-role.ts';
 import { errorBody, type UploadErrorCode, uploadError } from './upload-errors.ts';
@@ -25,10 +25,16 @@ export interface TusEndpointOptions {
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[0];
 
-const TUS_METHODS = new Set(['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS']);
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HOUR_MS = 60 * 60 * 1000;
 const MB = 1024 * 1024;
+
+/** tus 1.0 only: a request without the header is not a tus client's. */
+function checkProtocol(req: Request): void {
+  if (req.get('tus-resumable') === undefined) {
+    throw new ApiError('API_VALIDATION', 'send Tus-Resumable: 1.0.0 (this is a tus 1.0 endpoint)');
+  }
+}
 
 /** The express request behind tus's web Request (srvx keeps it). */
 function expressRequest(req: TusRequest): Request {
@@ -99,26 +105,38 @@ export class TusEndpoint {
       // One api process writes the music folder: its locks can live in memory.
       locker: new MemoryLocker(),
       onUploadCreate: async (req, upload) => this.#created(req, upload),
-      onIncomingRequest: async (req, id) => this.#checkOwner(req, id),
       onUploadFinish: async (req, upload) => this.#finished(req, upload),
       onResponseError: async (req, error) => this.#answerError(req, error),
     });
   }
 
-  /** The express router mounted at `path` (below the session, before the JSON parser). */
-  router(): Router {
+  /**
+   * The tus routes for the api's router (mounted before the JSON parser), each behind `auth`
+   * (the session and its user), the role check and this endpoint's own checks.
+   */
+  router(auth: readonly RequestHandler[]): Router {
     const router = express.Router();
-    const gate: RequestHandler = (req, _res, next) => {
-      if (!TUS_METHODS.has(req.method)) return next('router');
-      next();
-    };
-    router.use(gate, requireAccess('dj'), (req, res, next) => {
-      if (req.method === 'POST') this.#checkCreation(req);
+    const gate = [...auth, requireAccess('dj')];
+    const toTus: RequestHandler = (req, res, next) => {
       // tus matches its path against the whole URL; express cut the mount point off.
       req.url = req.originalUrl;
       answerErrorsAsJson(res);
       this.#server.handle(req, res).catch(next);
-    });
+    };
+    const checkCreation: RequestHandler = (req, _res, next) => {
+      this.#checkCreation(req);
+      next();
+    };
+    const checkUpload: RequestHandler = async (req, _res, next) => {
+      await this.#checkUpload(req);
+      next();
+    };
+    const base = this.#options.path.slice(this.#options.path.lastIndexOf('/'));
+    router.options(base, ...gate, toTus);
+    router.post(base, ...gate, checkCreation, toTus);
+    router.head(`${base}/:id`, ...gate, checkUpload, toTus);
+    router.patch(`${base}/:id`, ...gate, checkUpload, toTus);
+    router.delete(`${base}/:id`, ...gate, checkUpload, toTus);
     return router;
   }
 
@@ -145,7 +163,11 @@ export class TusEndpoint {
 
   /** The creation's headers, checked so that a refusal costs the client no upload. */
   #checkCreation(req: Request): void {
+    checkProtocol(req);
     const length = req.get('upload-length');
+    if (length === undefined && req.get('upload-defer-length') !== '1') {
+      throw new ApiError('API_VALIDATION', 'send Upload-Length (or Upload-Defer-Length: 1)');
+    }
     if (length !== undefined) {
       if (!/^\d{1,15}$/.test(length)) {
         throw uploadError('UPLOAD_BAD_REQUEST', 'Upload-Length must be a whole number of bytes');
@@ -179,15 +201,18 @@ export class TusEndpoint {
     };
   }
 
-  /** A DJ resumes, reads or cancels only their own uploads; an admin any. */
-  async #checkOwner(req: TusRequest, id: string): Promise<void> {
-    if (req.method === 'POST' || req.method === 'OPTIONS') return;
-    if (!UPLOAD_ID.test(id)) throw tusError(uploadError('UPLOAD_NOT_FOUND', 'no such upload'));
-    const user = expressRequest(req).user;
-    const upload = await this.store.getUpload(id);
+  /** An upload exists; a DJ resumes, reads or cancels only their own, an admin any. */
+  async #checkUpload(req: Request): Promise<void> {
+    const id = String(req.params.id);
+    if (!/^[0-9a-f]{1,64}$/.test(id)) throw new ApiError('API_VALIDATION', 'not an upload id');
+    const upload = UPLOAD_ID.test(id) ? await this.store.getUpload(id).catch(() => null) : null;
+    if (upload === null)
+      throw uploadError('UPLOAD_NOT_FOUND', 'no such upload (finished, cancelled or expired)');
+    const user = req.user;
     if (user?.role !== 'admin' && upload.metadata?.userId !== String(user?.id)) {
-      throw tusError(uploadError('UPLOAD_NOT_YOURS', 'this upload was started by another user'));
+      throw uploadError('UPLOAD_NOT_YOURS', 'this upload was started by another user');
     }
+    checkProtocol(req);
   }
 
   async #finished(
