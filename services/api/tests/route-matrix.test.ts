@@ -30,6 +30,7 @@ const VALID_BODIES: Record<string, object> = {
   'post /api/radio/playlists/{id}/tracks': { trackId: 1 },
   'put /api/radio/playlists/{id}/tracks': { itemIds: [] },
   'post /api/radio/playlists/{id}/play': {},
+  'patch /api/radio/tracks/{id}/tags': { title: 'renamed' },
 };
 
 describe.each(ROUTE_SETUPS)('every route ($dialect, sessions in $sessions)', (setup) => {

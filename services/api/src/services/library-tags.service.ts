@@ -120,7 +120,9 @@ export class LibraryTagsService {
     contentType: string | undefined,
     user: Actor,
   ): Promise<TrackDto> {
-    if (data.length === 0) throw new ApiError('API_VALIDATION', 'the cover image is empty');
+    // An unknown track is a 404 whatever the body is.
+    await this.#files.row(id);
+    if (data.length === 0) throw new ApiError('API_VALIDATION', 'send the picture as the body');
     const type = coverTypeOf(data, contentType);
     return this.#cover(id, { data, type }, user);
   }
