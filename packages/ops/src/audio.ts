@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { delimiter, extname, join } from 'node:path';
-import { AUDIO_EXTENSIONS } from '@radio/core';
+import { AUDIO_EXTENSIONS, locateFfmpeg, probeAudioFile } from '@radio/core';
 import { OpsError } from './errors.ts';
 
 /** What the first bytes of a file say it is, among the audio formats the library plays. */
@@ -43,8 +42,13 @@ export interface AudioCheck {
   path: string;
   size: number;
   format: string;
-  /** True when ffprobe confirmed an audio stream; false when no ffprobe was found. */
+  /** True when the content was probed (as the api probes uploads); false without ffmpeg here. */
   probed: boolean;
+}
+
+/** The ffmpeg beside an ffprobe on PATH: what probing needs. */
+export interface MediaTools {
+  ffmpegPath: string;
 }
 
 /** `ffprobe` on PATH, if any: a deeper check than the first bytes, when it is there. */
@@ -58,28 +62,23 @@ export function findFfprobe(pathVar: string | undefined): string | null {
   return null;
 }
 
-function ffprobeAudioStreams(ffprobe: string, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      ffprobe,
-      ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', path],
-      { timeout: 30_000 },
-      (error, stdout, stderr) => {
-        if (error) {
-          reject(new Error(stderr.trim().split('\n')[0] || error.message));
-          return;
-        }
-        resolve(stdout.split('\n').filter((line) => line.trim() === 'audio').length);
-      },
-    );
-  });
+/** ffmpeg and ffprobe on PATH, or null (then only the first bytes are checked). */
+export function findMediaTools(pathVar: string | undefined): MediaTools | null {
+  if (findFfprobe(pathVar) === null) return null;
+  try {
+    return { ffmpegPath: locateFfmpeg({ pathVar }).path };
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Refuses anything that is not an audio file the library plays: a missing file, a folder, an
- * extension the scheduler skips, bytes that are not audio, or (with ffprobe) no audio stream.
+ * extension the scheduler skips, then (with ffmpeg here) whatever the api refuses as an upload,
+ * for the same reason (probeAudioFile: not audio, a video, undecodable, empty, cut short), or
+ * (without) first bytes that are no audio format.
  */
-export async function checkAudioFile(path: string, ffprobe: string | null): Promise<AudioCheck> {
+export async function checkAudioFile(path: string, tools: MediaTools | null): Promise<AudioCheck> {
   const info = await stat(path).catch(() => null);
   if (!info) throw new OpsError('OPS_FILE_NOT_FOUND', `${path}: no such file`);
   if (!info.isFile()) throw new OpsError('OPS_NOT_AUDIO', `${path}: not a regular file`);
@@ -89,6 +88,11 @@ export async function checkAudioFile(path: string, ffprobe: string | null): Prom
       'OPS_NOT_AUDIO',
       `${path}: not an audio file the library plays (extensions: ${[...AUDIO_EXTENSIONS].join(' ')})`,
     );
+  }
+  if (tools !== null) {
+    const probe = await probeAudioFile(path, { ffmpegPath: tools.ffmpegPath });
+    if (!probe.ok) throw new OpsError('OPS_NOT_AUDIO', `${path}: ${probe.message}`);
+    return { path, size: info.size, format: probe.format, probed: true };
   }
   const handle = await open(path, 'r');
   const head = Buffer.alloc(64);
@@ -104,16 +108,5 @@ export async function checkAudioFile(path: string, ffprobe: string | null): Prom
       `${path}: not audio (${info.size === 0 ? 'empty file' : 'its first bytes are not MP3, FLAC, Ogg, MP4/AAC or WAV'})`,
     );
   }
-  if (ffprobe === null) return { path, size: info.size, format, probed: false };
-  let streams: number;
-  try {
-    streams = await ffprobeAudioStreams(ffprobe, path);
-  } catch (error) {
-    throw new OpsError(
-      'OPS_NOT_AUDIO',
-      `${path}: ffprobe cannot read it (${(error as Error).message})`,
-    );
-  }
-  if (streams === 0) throw new OpsError('OPS_NOT_AUDIO', `${path}: ffprobe finds no audio stream`);
-  return { path, size: info.size, format, probed: true };
+  return { path, size: info.size, format, probed: false };
 }

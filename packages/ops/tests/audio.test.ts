@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { locateFfmpeg } from '@radio/core';
+import { locateFfmpeg, probeAudioFile, runFfmpeg, silentLogger } from '@radio/core';
 import { generateTrack, type TestAudioFormat, writeCorruptFile } from '@radio/core/test-audio';
-import { checkAudioFile, findFfprobe, sniffAudio } from '../src/audio.ts';
+import { checkAudioFile, findMediaTools, sniffAudio } from '../src/audio.ts';
 import { singleFileTar } from '../src/tar.ts';
 
 let dir = '';
@@ -57,9 +57,9 @@ describe('checkAudioFile on real files', () => {
       { format, durationSeconds: 1, tags: { title: 'T', artist: 'A' } },
       { ffmpegPath: locateFfmpeg().path },
     );
-    const ffprobe = findFfprobe(process.env.PATH);
-    const check = await checkAudioFile(path, ffprobe);
-    expect(check).toMatchObject({ path, format: sniffed, probed: ffprobe !== null });
+    const tools = findMediaTools(process.env.PATH);
+    const check = await checkAudioFile(path, tools);
+    expect(check).toMatchObject({ path, format: sniffed, probed: tools !== null });
     expect(check.size).toBeGreaterThan(0);
   });
 
@@ -87,16 +87,58 @@ describe('checkAudioFile on real files', () => {
     });
   });
 
-  test('ffprobe catches a file whose first bytes lie', async () => {
-    const ffprobe = findFfprobe(process.env.PATH);
+  test('the probe catches a file whose first bytes lie, with the reason the api gives', async () => {
+    const tools = findMediaTools(process.env.PATH);
     const corrupt = await writeCorruptFile(join(dir, 'corrupt.mp3'));
     // By its first bytes alone it passes (an ID3 tag)...
     await expect(checkAudioFile(corrupt, null)).resolves.toMatchObject({
       format: 'mp3',
       probed: false,
     });
-    if (ffprobe === null) return; // ...and only ffprobe can tell: nothing more to check here.
-    await expect(checkAudioFile(corrupt, ffprobe)).rejects.toMatchObject({ code: 'OPS_NOT_AUDIO' });
+    if (tools === null) return; // ...and only ffmpeg can tell: nothing more to check here.
+    const probe = await probeAudioFile(corrupt);
+    expect(probe).toMatchObject({ ok: false, status: 422, code: 'UNDECODABLE' });
+    await expect(checkAudioFile(corrupt, tools)).rejects.toMatchObject({
+      code: 'OPS_NOT_AUDIO',
+      message: `${corrupt}: ${(probe as { message: string }).message}`,
+    });
+  });
+
+  test('refuses a video and random bytes as the api does, before anything is copied', async () => {
+    const tools = findMediaTools(process.env.PATH);
+    if (tools === null) return;
+    const film = join(dir, 'film.mp4');
+    await runFfmpeg(
+      ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=d=1:s=160x120:r=10'].concat([
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=d=1',
+        '-c:v',
+        'mpeg4',
+        '-c:a',
+        'aac',
+        film,
+      ]),
+      { ffmpegPath: tools.ffmpegPath, logger: silentLogger(), name: 'film' },
+    );
+    const [videoProbe, videoCheck] = await Promise.all([
+      probeAudioFile(film),
+      checkAudioFile(film, tools).catch((error: Error) => error),
+    ]);
+    expect(videoProbe).toMatchObject({ ok: false, code: 'VIDEO' });
+    expect((videoCheck as Error).message).toBe(
+      `${film}: ${(videoProbe as { message: string }).message}`,
+    );
+    const noise = join(dir, 'noise.mp3');
+    await writeFile(
+      noise,
+      Buffer.from(Array.from({ length: 65536 }, (_, i) => (i * 2654435761) >>> 24)),
+    );
+    await expect(checkAudioFile(noise, tools)).rejects.toMatchObject({
+      code: 'OPS_NOT_AUDIO',
+      message: expect.stringContaining('noise.mp3: not audio'),
+    });
   });
 });
 

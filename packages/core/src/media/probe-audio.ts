@@ -250,7 +250,7 @@ export async function probeAudioFile(
   if (typeof report === 'string') {
     return (await looksLikeAudioContainer(path))
       ? refuse(422, 'UNDECODABLE', `an audio file that cannot be read: ${report}`)
-      : refuse(415, 'NOT_AUDIO', `not an audio file (ffprobe: ${report})`);
+      : refuse(415, 'NOT_AUDIO', `not audio: ffprobe cannot read it (${report})`);
   }
   const audio = classifyStreams(report);
   if ('ok' in audio) return audio;

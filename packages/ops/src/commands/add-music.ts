@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { chmod, copyFile, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, posix, resolve } from 'node:path';
 import type { AddCommand } from '../args.ts';
-import { type AudioCheck, checkAudioFile, findFfprobe } from '../audio.ts';
+import { type AudioCheck, checkAudioFile, findMediaTools } from '../audio.ts';
 import { type CommandContext, sleep } from '../context.ts';
 import {
   type ControlAddress,
@@ -196,11 +196,14 @@ async function waitForIndex(
   }
 }
 
-/** Checks every file before anything is copied; two files of one name cannot both go in. */
+/**
+ * Checks every file before anything is copied, as the api checks an upload (with ffmpeg here);
+ * two files of one name cannot both go in.
+ */
 async function checkFiles(ctx: CommandContext, paths: readonly string[]): Promise<AudioCheck[]> {
-  const ffprobe = findFfprobe(ctx.pathVar);
+  const tools = findMediaTools(ctx.pathVar);
   const checks: AudioCheck[] = [];
-  for (const path of paths) checks.push(await checkAudioFile(resolve(ctx.cwd, path), ffprobe));
+  for (const path of paths) checks.push(await checkAudioFile(resolve(ctx.cwd, path), tools));
   const names = new Set<string>();
   for (const check of checks) {
     const name = basename(check.path);
@@ -217,7 +220,7 @@ async function checkFiles(ctx: CommandContext, paths: readonly string[]): Promis
       .map(
         (check) => `${basename(check.path)} (${check.format}, ${(check.size / 1e6).toFixed(1)} MB)`,
       )
-      .join(', ')}${ffprobe ? '' : ' (no ffprobe here: checked by their first bytes only)'}`,
+      .join(', ')}${tools ? '' : ' (no ffmpeg/ffprobe here: checked by their first bytes only)'}`,
   );
   return checks;
 }
