@@ -164,6 +164,7 @@ function createLibraryServices(
     tracks: repositories.tracks,
     index: parts.index,
     musicDir: options.musicDir,
+    ffmpegPath: options.ffmpegPath,
     logger,
     indexWaitMs: 15_000,
   });

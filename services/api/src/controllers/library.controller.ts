@@ -79,6 +79,7 @@ export function libraryController(
         'Written into MP3, FLAC and M4A files (Ogg and Opus: 415).',
       access: 'dj',
       params: trackIdParams,
+      consumes: { contentType: 'image/jpeg', description: 'the picture, image/jpeg or image/png' },
       response: trackSchema,
       errors: [404, 409, 413, 415, 422],
     },

@@ -10,6 +10,8 @@ export interface TrackFilesOptions {
   tracks: TracksRepository;
   index: TrackIndex;
   musicDir: string;
+  /** FFMPEG_PATH, else ffmpeg as @radio/core finds it. */
+  ffmpegPath: string | undefined;
   logger: Logger;
   /** How long a change waits for the scheduler's index to show it (ms). */
   indexWaitMs: number;
@@ -38,7 +40,7 @@ export class TrackFiles {
 
   get ffmpegPath(): string {
     // Found on first use: an api without ffmpeg still serves everything else.
-    this.#ffmpegPath ??= locateFfmpeg().path;
+    this.#ffmpegPath ??= locateFfmpeg({ ffmpegPath: this.#options.ffmpegPath }).path;
     return this.#ffmpegPath;
   }
 
