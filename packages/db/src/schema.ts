@@ -201,6 +201,8 @@ export interface WebhookDeliveriesTable {
   id: Generated<number>;
   webhook_id: number;
   event: string;
+  /** One occurrence of the event (unique per webhook), so several api processes queue it once. */
+  event_key: string | null;
   /** The exact JSON body sent, so a retry sends the same bytes. */
   payload: string;
   status: WebhookDeliveryStatus;

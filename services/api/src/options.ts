@@ -1,6 +1,11 @@
 import type { apiSpec, ConfigOf } from '@radio/core';
 import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
 import type { LimitRule } from './auth/rate-limiter.ts';
+import {
+  type ResolvedWebhookOptions,
+  resolveWebhookOptions,
+  type WebhookOptions,
+} from './webhooks/options.ts';
 
 export interface ApiOptions {
   /** Address to listen on. Default 127.0.0.1. */
@@ -75,6 +80,8 @@ export interface ApiOptions {
   sessionCacheMs?: number | undefined;
   /** log2 of scrypt's N for new password hashes. Default 15. */
   scryptCost?: number | undefined;
+  /** Webhook delivery and event settings; see WebhookOptions for each default. */
+  webhooks?: WebhookOptions | undefined;
 }
 
 export interface CookieSettings {
@@ -112,6 +119,7 @@ export interface ResolvedApiOptions {
   trackIndexRefreshMs: number;
   sessionCacheMs: number;
   scryptCost: number;
+  webhooks: ResolvedWebhookOptions;
 }
 
 const MB = 1024 * 1024;
@@ -199,6 +207,7 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     trackIndexRefreshMs: options.trackIndexRefreshMs ?? 5000,
     sessionCacheMs: options.sessionCacheMs ?? 5000,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
+    webhooks: resolveWebhookOptions(options.webhooks),
   };
 }
 

@@ -21,6 +21,7 @@ import { tracksController } from './controllers/tracks.controller.ts';
 import { trashController } from './controllers/trash.controller.ts';
 import { uploadsController } from './controllers/uploads.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
+import { webhooksController } from './controllers/webhooks.controller.ts';
 import { TrackFiles } from './library/track-files.ts';
 import type { ResolvedApiOptions } from './options.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
@@ -48,6 +49,7 @@ import { UsersService } from './services/users.service.ts';
 import type { SessionSettings } from './sessions/session.ts';
 import { createUploads, type Uploads } from './uploads/index.ts';
 import { API_VERSION } from './version.ts';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.ts';
 
 /* The api's parts, built in named steps: repositories, services, the routes over them. */
 
@@ -106,6 +108,7 @@ export interface Services {
   libraryTags: LibraryTagsService;
   libraryFolders: LibraryFoldersService;
   trash: TrashService;
+  webhooks: Webhooks;
   uploads: Uploads;
 }
 
@@ -211,6 +214,10 @@ export function createServices(
     playlists: new PlaylistsService(playlists, tracks, scheduler),
     player: new PlayerService(scheduler, tracks, playlists, history),
     ...createLibraryServices(options, deps, repositories, { index, scheduler }),
+    webhooks: createWebhooks(
+      { ...options.webhooks, streamUrl: options.streamUrl },
+      { db, bus, logger: componentLogger(deps.logger, 'webhooks') },
+    ),
     uploads: createUploads(
       options,
       { db, audit: repositories.audit, logger: deps.logger },
@@ -248,8 +255,10 @@ export function runServices(services: Services, bus: Bus): () => void {
   services.events.start();
   services.streaming.start();
   services.trash.start();
+  const stopWebhooks = services.webhooks.start();
   services.uploads.endpoint.start();
   return () => {
+    stopWebhooks();
     services.uploads.endpoint.stop();
     void services.trash.stop();
     services.streaming.stop();
@@ -271,6 +280,7 @@ export function registerRoutes(
   tracksController(routes, services.tracks);
   libraryController(routes, services.libraryTags, services.libraryFolders);
   trashController(routes, services.trash);
+  webhooksController(routes, services.webhooks.service);
   uploadsController(routes, services.uploads.admin);
   playlistsController(routes, services.playlists);
   playerController(routes, services.player);

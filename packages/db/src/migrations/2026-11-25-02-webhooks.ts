@@ -25,6 +25,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       c.notNull().references('webhooks.id').onDelete('cascade'),
     )
     .addColumn('event', 'text', (c) => c.notNull())
+    // Names one occurrence of an event: every api process follows the bus, and the unique
+    // index below lets only the first of them queue it. Null for a test delivery.
+    .addColumn('event_key', 'text')
     // The exact body sent, so every retry carries the same bytes and signature input.
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('status', 'text', oneOf('status', ['pending', 'delivered', 'failed', 'retrying']))
@@ -44,6 +47,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createIndex('webhook_deliveries_due_idx')
     .on('webhook_deliveries')
     .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_event_key_idx')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'event_key'])
+    .unique()
     .execute();
   // The page's question (and the pruning's): this webhook's latest deliveries.
   await db.schema

@@ -1,0 +1,83 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedTarget } from './ssrf-guard.ts';
+
+export interface SendResult {
+  ok: boolean;
+  /** The receiver's HTTP status; null when none came (network error, timeout). */
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+/** How much of a receiver's answer is read before the connection is dropped. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Connects to the address the guard checked, never to a second answer of the name server. */
+function pinnedLookup(target: CheckedTarget): LookupFunction {
+  const [first] = target.addresses;
+  return (_hostname, options, callback) => {
+    if (!first) {
+      callback(new Error('no checked address'), '', 4);
+      return;
+    }
+    if (options.all) callback(null, [first]);
+    else callback(null, first.address, first.family);
+  };
+}
+
+/**
+ * POSTs one body. 2xx is a success; anything else, a network error or no answer within
+ * `timeoutMs` (headers and body together) is a failure to retry. Redirects are not followed.
+ */
+export function sendWebhook(
+  target: CheckedTarget,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<SendResult> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, latencyMs: latency() });
+    };
+    const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target.url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'Content-Length': String(Buffer.byteLength(body)),
+        'User-Agent': 'radio-webhooks/1',
+      },
+      lookup: pinnedLookup(target),
+      agent: false,
+    });
+    const timer = setTimeout(() => {
+      finish({ ok: false, statusCode: null, error: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('response', (res) => {
+      const statusCode = res.statusCode ?? 0;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) res.destroy();
+      });
+      const done = () => {
+        const ok = statusCode >= 200 && statusCode < 300;
+        finish({ ok, statusCode, error: ok ? null : `the receiver answered ${statusCode}` });
+      };
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    req.on('error', (error) => finish({ ok: false, statusCode: null, error: error.message }));
+    req.end(body);
+  });
+}
