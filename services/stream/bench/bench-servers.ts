@@ -174,14 +174,19 @@ function putSource(port: number, mount: string, contentType: string): Promise<ne
 }
 
 /**
- * One real-time ffmpeg encoding (a sine, MP3 128k or AAC 96k), its bytes pushed to `mount` of
- * every port as a PUT source: each server gets the very same frames at the same moments.
+ * One real-time ffmpeg encoding (a sine, MP3 to /radio.mp3 or AAC to /radio.aac at `kbps`), its
+ * bytes pushed to every port as a PUT source: each server gets the very same frames at the same
+ * moments.
  */
-export async function startSource(ports: number[], codec: 'mp3' | 'aac'): Promise<void> {
+export async function startSource(
+  ports: number[],
+  codec: 'mp3' | 'aac',
+  kbps: number,
+): Promise<void> {
   const [mount, contentType, encode] =
     codec === 'mp3'
-      ? ['/radio.mp3', 'audio/mpeg', ['-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3']]
-      : ['/radio.aac', 'audio/aac', ['-c:a', 'aac', '-b:a', '96k', '-f', 'adts']];
+      ? ['/radio.mp3', 'audio/mpeg', ['-c:a', 'libmp3lame', '-b:a', `${kbps}k`, '-f', 'mp3']]
+      : ['/radio.aac', 'audio/aac', ['-c:a', 'aac', '-b:a', `${kbps}k`, '-f', 'adts']];
   const sockets = await Promise.all(ports.map((port) => putSource(port, mount, contentType)));
   const ffmpeg = track(
     spawn(

@@ -96,16 +96,20 @@ export interface HlsFigures {
 }
 
 export function printHlsRow(row: Row, figures: HlsFigures): void {
+  const cdn = row.server === 'cdn';
   console.log(
-    `\nHLS: ${row.n.toLocaleString('en')} listeners, each its media playlist and each new segment once per ${figures.segment} s (AAC 96 kbit/s), on kept-alive connections\n`,
+    cdn
+      ? `\nHLS behind a CDN: ${row.n.toLocaleString('en')} listeners whose segments a CDN serves; their media playlists (private, they name the session) still come here once per ${figures.segment} s`
+      : `\nHLS: ${row.n.toLocaleString('en')} listeners, each its media playlist and each new segment once per ${figures.segment} s (AAC 96 kbit/s), on kept-alive connections`,
   );
+  console.log('');
   table(
     [
-      'HLS listeners',
+      cdn ? 'CDN listeners' : 'HLS listeners',
       'counted',
       'CPU % sources only',
-      'CPU % with HLS',
-      'per 1,000 HLS',
+      'CPU % with them',
+      'per 1,000',
       'RSS MB',
       'requests/s',
       'errors',
@@ -125,8 +129,8 @@ export function printHlsRow(row: Row, figures: HlsFigures): void {
         row.rssMb.toFixed(0),
         figures.requestsPerSecond.toFixed(0),
         String(figures.errors),
-        mean(row.rates).toFixed(1),
-        `${figures.missedSegments} (${figures.missedListeners})`,
+        cdn ? '-' : mean(row.rates).toFixed(1),
+        cdn ? '-' : `${figures.missedSegments} (${figures.missedListeners})`,
         percentile(row.latencyMs, 0.5).toFixed(1),
         percentile(row.latencyMs, 0.95).toFixed(1),
         row.loadCpu.toFixed(1),

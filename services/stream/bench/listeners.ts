@@ -6,13 +6,15 @@
  *
  *   node bench/listeners.ts [--counts 500,2000,5000,10000] [--seconds 30] [--ramp 500]
  *                           [--settle 3] [--workers auto] [--servers ours,icecast]
- *                           [--hls 10000] [--segment 2] [--quick]
+ *                           [--bitrate 128] [--hls 10000] [--cdn 10000] [--segment 2] [--quick]
  *
  * --counts (or --ns): the listener counts; --seconds: the measuring window of each row;
  * --ramp: new listeners per second; --settle: seconds between the ramp and the window;
  * --workers: load generator processes (default one per 2,500 listeners, at most 4);
- * --hls: HLS listeners of the HLS row (0: no HLS row); --segment: HLS_SEGMENT_SECONDS;
- * --quick: a short run (500 and 2,000 listeners, 1,000 HLS, 10 s windows).
+ * --bitrate: the MP3 source's kbit/s; --hls: HLS listeners of the HLS row (0: none);
+ * --cdn: listeners of the row "HLS behind a CDN" (playlists only reach the server; 0: none);
+ * --segment: HLS_SEGMENT_SECONDS; --quick: a short run (500 and 2,000 listeners, 1,000 HLS
+ * and CDN listeners, 10 s windows).
  *
  * Columns: CPU is the server's, in % of one core, over the window; rate is each listener's
  * received audio bytes per second over the window against the nominal bitrate (mean and the
@@ -43,8 +45,7 @@ import {
 import { printHlsRow, printRows, type Row } from './listeners-table.ts';
 import { cpuOver, type FleetRun, runFleet } from './load-fleet.ts';
 
-const MP3_NOMINAL = 16_000; // bytes per second of 128 kbit/s
-const AAC_NOMINAL = 12_000; // bytes per second of 96 kbit/s
+const AAC_KBPS = 96;
 
 interface Options {
   counts: number[];
@@ -53,7 +54,9 @@ interface Options {
   settle: number;
   workers: number | null;
   servers: ('ours' | 'icecast')[];
+  bitrate: number;
   hls: number;
+  cdn: number;
   segment: number;
 }
 
@@ -65,13 +68,21 @@ function parseArgs(argv: string[]): Options {
     settle: 3,
     workers: null,
     servers: ['ours', 'icecast'],
+    bitrate: 128,
     hls: 10_000,
+    cdn: 10_000,
     segment: 2,
   };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') continue; // what `pnpm bench:listeners -- …` passes on
     if (argv[i] === '--quick') {
-      Object.assign(options, { counts: [500, 2000], seconds: 10, settle: 2, hls: 1000 });
+      Object.assign(options, {
+        counts: [500, 2000],
+        seconds: 10,
+        settle: 2,
+        hls: 1000,
+        cdn: 1000,
+      });
       continue;
     }
     const [flag, inline] = (argv[i] as string).split('=');
@@ -87,10 +98,13 @@ function parseArgs(argv: string[]): Options {
       flag === '--seconds' ||
       flag === '--ramp' ||
       flag === '--settle' ||
+      flag === '--bitrate' ||
       flag === '--hls' ||
+      flag === '--cdn' ||
       flag === '--segment'
     ) {
-      options[flag.slice(2) as 'seconds' | 'ramp' | 'settle' | 'hls' | 'segment'] = number;
+      type Numeric = 'seconds' | 'ramp' | 'settle' | 'bitrate' | 'hls' | 'cdn' | 'segment';
+      options[flag.slice(2) as Numeric] = number;
     } else {
       console.error(`unknown option ${flag}`);
       process.exit(2);
@@ -99,7 +113,8 @@ function parseArgs(argv: string[]): Options {
   const bad =
     options.counts.some((n) => !(n > 0)) ||
     options.servers.some((s) => s !== 'ours' && s !== 'icecast') ||
-    [options.seconds, options.ramp, options.hls, options.segment].some((n) => !(n >= 0));
+    [options.seconds, options.ramp, options.hls, options.cdn].some((n) => !(n >= 0)) ||
+    [options.bitrate, options.segment].some((n) => !(n > 0));
   if (bad) {
     console.error('bad option value');
     process.exit(2);
@@ -146,7 +161,7 @@ async function startServers(options: Options, dir: string, files: number): Promi
   for (const name of options.servers) {
     const port = await freePort();
     const serverDir = mkdtempSync(join(dir, `${name}-`));
-    const clients = Math.max(...options.counts, options.hls) + 100;
+    const clients = Math.max(...options.counts) + 100;
     const pid =
       name === 'icecast'
         ? await startIcecast(serverDir, port, clients)
@@ -157,42 +172,51 @@ async function startServers(options: Options, dir: string, files: number): Promi
   return servers;
 }
 
-async function hlsRow(ours: Server, options: Options): Promise<void> {
-  await startSource([ours.port], 'aac');
+/** The HLS rows: players fetching playlists and segments, then playlists only (a CDN's case). */
+async function hlsRows(ours: Server, options: Options): Promise<void> {
+  await startSource([ours.port], 'aac', AAC_KBPS);
   await waitForHls(ours.port);
   await sleep(options.segment * 2000);
   const [idle = 0] = await cpuOver([ours.pid], Math.min(options.seconds, 15));
-  const run = await runFleet({
-    mode: 'hls',
-    port: ours.port,
-    n: options.hls,
-    workers: workersFor(options.hls, options),
-    ramp: options.ramp,
-    settle: options.settle + options.segment,
-    seconds: options.seconds,
-    segmentSeconds: options.segment,
-    serverPid: ours.pid,
-  });
-  // Sessions outlive their last fetch by two segment durations: still counted here.
-  const health = (await (await fetch(`http://127.0.0.1:${ours.port}/health`)).json()) as {
-    listeners: number;
-  };
-  const row = toRow('ours HLS', options.hls, run, ours.idleRss, AAC_NOMINAL);
-  printHlsRow(row, {
-    idleCpu: idle,
-    counted: health.listeners,
-    requestsPerSecond: run.result.requests / run.result.windowSeconds,
-    errors: run.result.errors,
-    missedListeners: run.result.missedListeners,
-    missedSegments: run.result.missedSegments,
-    segment: options.segment,
-  });
+  for (const [mode, n] of [
+    ['hls', options.hls],
+    ['cdn', options.cdn],
+  ] as const) {
+    if (n === 0) continue;
+    const run = await runFleet({
+      mode,
+      port: ours.port,
+      n,
+      workers: workersFor(n, options),
+      ramp: options.ramp,
+      settle: options.settle + options.segment,
+      seconds: options.seconds,
+      segmentSeconds: options.segment,
+      serverPid: ours.pid,
+    });
+    // Sessions outlive their last fetch by two segment durations: still counted here.
+    const health = (await (await fetch(`http://127.0.0.1:${ours.port}/health`)).json()) as {
+      listeners: number;
+    };
+    const row = toRow(mode, n, run, ours.idleRss, AAC_KBPS * 125);
+    printHlsRow(row, {
+      idleCpu: idle,
+      counted: health.listeners,
+      requestsPerSecond: run.result.requests / run.result.windowSeconds,
+      errors: run.result.errors,
+      missedListeners: run.result.missedListeners,
+      missedSegments: run.result.missedSegments,
+      segment: options.segment,
+    });
+    // The sessions end before the next row counts its own.
+    await sleep(options.segment * 2000 + 2000);
+  }
 }
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   // Each server holds one descriptor per listener (the workers share theirs out).
-  const files = Math.max(...options.counts, options.hls) + 2000;
+  const files = Math.max(...options.counts, options.hls, options.cdn) + 2000;
   if (fileLimit(process.pid) < files) raiseFileLimit(process.pid, files);
   const dir = mkdtempSync(join(tmpdir(), 'bench-listeners-'));
   chmodSync(dir, 0o755); // Icecast, once it is user icecast2, writes its logs below it
@@ -201,6 +225,7 @@ async function main(): Promise<void> {
   await startSource(
     servers.map((s) => s.port),
     'mp3',
+    options.bitrate,
   );
   // Let both fill their burst buffers; memory per listener is counted from this idle state.
   await sleep(5000);
@@ -212,7 +237,7 @@ async function main(): Promise<void> {
     `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; Node ${process.version}; ${icecastVersion}; open-file limits ${servers.map((s) => `${s.name} ${fileLimit(s.pid)}`).join(', ')}, bench ${fileLimit(process.pid)}`,
   );
   console.log(
-    `listeners on 127.0.0.1, MP3 128 kbit/s (${MP3_NOMINAL} B/s), ramp ${options.ramp}/s, ${options.settle} s settle, ${options.seconds} s measured; load average at start ${loadAverage()}\n`,
+    `listeners on 127.0.0.1, MP3 ${options.bitrate} kbit/s (${options.bitrate * 125} B/s), ramp ${options.ramp}/s, ${options.settle} s settle, ${options.seconds} s measured; load average at start ${loadAverage()}\n`,
   );
   const rows: Row[] = [];
   for (const n of options.counts) {
@@ -228,7 +253,7 @@ async function main(): Promise<void> {
         segmentSeconds: options.segment,
         serverPid: server.pid,
       });
-      const row = toRow(server.name, n, run, server.idleRss, MP3_NOMINAL);
+      const row = toRow(server.name, n, run, server.idleRss, options.bitrate * 125);
       rows.push(row);
       console.error(
         `  ${server.name} N=${n}: CPU ${row.cpu.toFixed(1)} %, load generator ${row.loadCpu.toFixed(1)} %`,
@@ -239,7 +264,7 @@ async function main(): Promise<void> {
   }
   printRows(rows);
   const ours = servers.find((s) => s.name === 'ours');
-  if (options.hls > 0 && ours) await hlsRow(ours, options);
+  if ((options.hls > 0 || options.cdn > 0) && ours) await hlsRows(ours, options);
   console.log(`\nload average at the end ${loadAverage()}`);
   stopAll();
 }

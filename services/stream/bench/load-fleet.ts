@@ -12,7 +12,7 @@ import type { LoadResult } from './load-generator.ts';
 const here = dirname(fileURLToPath(import.meta.url));
 
 export interface FleetOptions {
-  mode: 'stream' | 'hls';
+  mode: 'stream' | 'hls' | 'cdn';
   port: number;
   n: number;
   workers: number;

@@ -11,6 +11,9 @@
  *           segment duration the media playlist (with the session token the master handed
  *           out) and every segment it lists that this listener has not fetched yet; a new
  *           listener starts at the newest segment, as players do.
+ *   cdn     as hls, but the media playlists only: the player behind a CDN that serves the
+ *           segments from its cache, while each playlist (private, it names the session)
+ *           still reaches the stream server and keeps the listener counted.
  * IPC: it sends `ramped` once every listener has been opened; on `start` and `end` it marks
  * the measuring window and answers `end` with the result; on `stop` it closes all and exits.
  */
@@ -268,6 +271,10 @@ function answered(hls: HlsConn): void {
       hls.missed += sequenceOf(fresh[0] as string) - hls.lastSequence - 1;
     }
     hls.queue = hls.lastSequence === -1 ? fresh.slice(-1) : fresh;
+    if (modeName === 'cdn') {
+      hls.lastSequence = Math.max(hls.lastSequence, ...fresh.map(sequenceOf));
+      hls.queue = [];
+    }
   }
   const next = hls.queue.shift();
   if (next === undefined) {
@@ -305,7 +312,7 @@ function result(): LoadResult {
     dropped: conns.filter((c) => c.dropped).length,
     windowSeconds,
     rates: open.map((c) => (c.atEnd - c.atStart) / windowSeconds),
-    latencyMs: modeName === 'hls' ? latencies : firstBytes,
+    latencyMs: modeName === 'stream' ? firstBytes : latencies,
     requests,
     errors,
     missedListeners: hlsConns.filter((h) => h.missed > 0).length,
@@ -329,8 +336,8 @@ process.on('message', (message: Message) => {
 });
 
 async function main(): Promise<void> {
-  const open = modeName === 'hls' ? openHls : openStream;
-  if (modeName !== 'hls') startTurns();
+  const open = modeName === 'stream' ? openStream : openHls;
+  if (modeName === 'stream') startTurns();
   const stepMs = 20;
   const perStep = Math.max(1, Math.round((rampPerSecond * stepMs) / 1000));
   while (conns.length < count) {
