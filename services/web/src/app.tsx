@@ -19,6 +19,7 @@ const PlaylistsPage = lazy(() => import('./pages/playlists.tsx'));
 const PlaylistPage = lazy(() => import('./pages/playlist.tsx'));
 const ControlPage = lazy(() => import('./pages/control.tsx'));
 const TrashPage = lazy(() => import('./pages/trash.tsx'));
+const UploadPage = lazy(() => import('./pages/upload.tsx'));
 const AdminPage = lazy(() => import('./pages/admin.tsx'));
 
 function NotFound() {
@@ -101,6 +102,12 @@ function Page({ name, params }: { name: RouteName | null; params: Record<string,
       return (
         <Guard need="dj">
           <TrashPage />
+        </Guard>
+      );
+    case 'upload':
+      return (
+        <Guard need="dj">
+          <UploadPage />
         </Guard>
       );
     case 'admin':

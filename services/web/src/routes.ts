@@ -9,6 +9,7 @@ export type RouteName =
   | 'playlist'
   | 'control'
   | 'trash'
+  | 'upload'
   | 'admin';
 
 /** Every page of the app by name; the first pattern that matches wins. */
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteDef<RouteName>[] = [
   { name: 'playlist', pattern: '/playlists/:id' },
   { name: 'control', pattern: '/control' },
   { name: 'trash', pattern: '/trash' },
+  { name: 'upload', pattern: '/upload' },
   { name: 'admin', pattern: '/admin' },
   { name: 'admin', pattern: '/admin/:tab' },
 ];

@@ -132,6 +132,24 @@ function adminCalls(http: Http) {
     startScan: () => http.call('post', '/admin/library/scan'),
     scanStatus: (signal?: Signal) => http.call('get', '/admin/library/scan', { signal }),
     system: (signal?: Signal) => http.call('get', '/admin/system', { signal }),
+    storage: (signal?: Signal) => http.call('get', '/admin/storage', { signal }),
+    audit: (query: QueryOf<'get', '/admin/audit'> = {}, signal?: Signal) =>
+      http.call('get', '/admin/audit', { query, signal }),
+  };
+}
+
+/** The station's webhooks and their deliveries (admins). */
+function webhookCalls(http: Http) {
+  return {
+    webhooks: (signal?: Signal) => http.call('get', '/webhooks', { signal }),
+    createWebhook: (webhook: BodyOf<'post', '/webhooks'>) =>
+      http.call('post', '/webhooks', { body: webhook }),
+    updateWebhook: (id: number, changes: BodyOf<'patch', '/webhooks/{id}'>) =>
+      http.call('patch', '/webhooks/{id}', { params: { id }, body: changes }),
+    deleteWebhook: (id: number) => http.call('delete', '/webhooks/{id}', { params: { id } }),
+    webhookDeliveries: (id: number, signal?: Signal) =>
+      http.call('get', '/webhooks/{id}/deliveries', { params: { id }, query: {}, signal }),
+    testWebhook: (id: number) => http.call('post', '/webhooks/{id}/test', { params: { id } }),
   };
 }
 
@@ -148,6 +166,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     ...playlistCalls(http),
     ...playerCalls(http),
     ...adminCalls(http),
+    ...webhookCalls(http),
   };
 }
 

@@ -58,8 +58,16 @@ export type MountStatus = StreamingStatus['mounts'][number];
 export type PlayoutFallback = NonNullable<StreamingStatus['fallback']>;
 
 export type ApiStatus = ResponseOf<'get', '/status'>;
+
+export type Storage = ResponseOf<'get', '/admin/storage'>;
+export type AuditEntry = ResponseOf<'get', '/admin/audit'>['items'][number];
 export type Health = ApiStatus['health'];
 export type Check = Health['stream'];
+
+export type Webhook = ResponseOf<'get', '/webhooks'>['items'][number];
+export type WebhookEventName = Webhook['events'][number];
+export type WebhookFormat = Webhook['format'];
+export type WebhookDelivery = ResponseOf<'get', '/webhooks/{id}/deliveries'>['items'][number];
 
 export type ScanStatus = ResponseOf<'get', '/admin/library/scan'>;
 export type LibraryScan = NonNullable<ScanStatus['scan']>;

@@ -65,6 +65,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <Link to="/control" nav="prefix">
                 Control
               </Link>
+              <Link to="/upload" nav="prefix">
+                Upload
+              </Link>
               <Link to="/trash" nav="prefix">
                 Trash
               </Link>

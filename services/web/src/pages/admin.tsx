@@ -1,8 +1,10 @@
 import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
 import { useTitle } from '../hooks/use-title.ts';
+import { AuditTab } from './admin/audit-tab.tsx';
 import { LibraryTab } from './admin/library-tab.tsx';
 import { ListenersTab } from './admin/listeners-tab.tsx';
+import { StoragePanel } from './admin/storage-panel.tsx';
 import { SystemTab } from './admin/system-tab.tsx';
 import { UsersTab } from './admin/users-tab.tsx';
 
@@ -11,6 +13,7 @@ const TABS = [
   { id: 'library', label: 'Library' },
   { id: 'system', label: 'System' },
   { id: 'listeners', label: 'Listeners' },
+  { id: 'audit', label: 'Audit log' },
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string }) {
@@ -34,9 +37,15 @@ export default function AdminPage({ tab }: { tab: string }) {
       </nav>
       <FallbackBanner />
       {current.id === 'users' ? <UsersTab /> : null}
-      {current.id === 'library' ? <LibraryTab /> : null}
+      {current.id === 'library' ? (
+        <div className="stack">
+          <StoragePanel />
+          <LibraryTab />
+        </div>
+      ) : null}
       {current.id === 'system' ? <SystemTab /> : null}
       {current.id === 'listeners' ? <ListenersTab /> : null}
+      {current.id === 'audit' ? <AuditTab /> : null}
     </section>
   );
 }
