@@ -54,6 +54,21 @@ describe('Upcoming', () => {
     expect(upcoming.head()?.track.id).toBe(3);
   });
 
+  it('drops a track being deleted from the queue, the picks ahead and the rotation', () => {
+    const upcoming = new Upcoming({ ids: new RequestIds(), lookahead: 2 });
+    upcoming.init([track(1), track(2), track(3)]);
+    upcoming.push(track(1));
+    upcoming.pushPlaylist([track(1), track(2)], 'append');
+    const queued = upcoming.list().filter((e) => e.track.id === 1).length;
+    expect(upcoming.removeTrack(1)).toBe(queued);
+    for (let i = 0; i < 10; i++) {
+      expect(upcoming.list().some((e) => e.track.id === 1)).toBe(false);
+      const head = upcoming.head();
+      if (head) upcoming.take(head.requestId);
+    }
+    expect(upcoming.removeTrack(1)).toBe(0);
+  });
+
   it('replaces the queue with a playlist in replace mode', () => {
     const upcoming = new Upcoming({ ids: new RequestIds(), lookahead: 1 });
     upcoming.init([track(1), track(2)]);
