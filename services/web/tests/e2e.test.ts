@@ -2,6 +2,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, type Logger } from '@radio/core';
+import { waitFor } from '@radio/core/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { firstPageJs } from '../server/bundle-size.ts';
 import { buildWebApp, DEFAULT_DIST_DIR, WEB_ROOT } from '../server/index.ts';
@@ -175,6 +176,103 @@ describe('the web app in Chromium, against the running station', () => {
     await page.getByRole('button', { name: 'Stop the stream' }).click();
     await page.getByRole('button', { name: 'Play the stream' }).waitFor();
   }, 60_000);
+
+  it('plays HLS from the Direct/HLS switch, and the station counts that listener', async () => {
+    // The player's <audio> lives outside the document: the page notes each element it plays.
+    await context.addInitScript(() => {
+      const play = HTMLMediaElement.prototype.play;
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        (window as unknown as { playedAudio: HTMLMediaElement }).playedAudio = this;
+        return play.call(this);
+      };
+    });
+    await go('/');
+    const status = (await (await fetch(`${station.webUrl}/api/radio/streaming-status`)).json()) as {
+      hlsUrl: string;
+      mounts: { url: string }[];
+    };
+    const streamBase = new URL(status.hlsUrl).origin;
+    const directPaths = new Set(status.mounts.map((m) => new URL(m.url).pathname));
+    const streamRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(streamBase))
+        streamRequests.push(new URL(request.url()).pathname);
+    });
+
+    // Scoped to the Delivery switch: the quality switch's AAC detail reads "AAC" too.
+    const delivery = page.getByRole('group', { name: 'Delivery' });
+    await delivery.getByRole('radio', { name: /^HLS\b/ }).check();
+    const segment = page.waitForResponse(
+      (res) => /^\/hls\/[^/]+\/[^/]+\.aac$/.test(new URL(res.url()).pathname) && res.ok(),
+    );
+    await page.getByRole('button', { name: 'Play the stream' }).click();
+    await segment;
+    await page
+      .locator('.stream-status')
+      .filter({ hasText: /^Playing$/ })
+      .waitFor();
+
+    // The element plays HLS (hls.js through Media Source, or the playlist itself where native)
+    // and its time moves on without an error.
+    const audio = () =>
+      page.evaluate(() => {
+        const element = (window as unknown as { playedAudio?: HTMLMediaElement }).playedAudio;
+        return {
+          src: element?.currentSrc ?? '',
+          time: element?.currentTime ?? 0,
+          paused: element?.paused ?? true,
+          error: element?.error?.message ?? (element?.error ? 'media error' : null),
+        };
+      });
+    // Polled from here, so a wait that times out says where the element stood.
+    const playedPast = async (seconds: number) => {
+      const now = await audio();
+      if (now.time > seconds && now.error === null) return now;
+      throw new Error(`the element: ${JSON.stringify(now)}`);
+    };
+    const first = await waitFor('one second of HLS audio played', () => playedPast(1), 60_000);
+    await waitFor('the HLS audio time to move on', () => playedPast(first.time + 2), 60_000);
+    const later = await audio();
+    expect(later.error).toBeNull();
+    expect(later.paused).toBe(false);
+    expect(later.src.startsWith('blob:') || later.src.includes('/hls/')).toBe(true);
+    expect(streamRequests.some((path) => path.startsWith('/hls/'))).toBe(true);
+    expect(streamRequests.filter((path) => directPaths.has(path))).toEqual([]);
+    print(
+      `[web e2e] HLS in Chromium: ${later.src.startsWith('blob:') ? 'hls.js' : 'native'}, ${later.time.toFixed(1)} s played`,
+    );
+
+    // The stream server counts the HLS session on /radio.aac, and the page's count includes it.
+    const counted = async () => {
+      const json = (await (await fetch(`${streamBase}/status-json.xsl`)).json()) as {
+        icestats: { source?: { listenurl: string; listeners: number; hls_listeners?: number }[] };
+      };
+      const sources = [json.icestats.source ?? []].flat();
+      const aac = sources.find((s) => s.listenurl.endsWith('/radio.aac'));
+      const total = sources.reduce((sum, s) => sum + s.listeners, 0);
+      const shown = Number(
+        /^(\d+) listeners? tuned in/.exec(
+          (await page.getByTestId('listener-count').textContent()) ?? '',
+        )?.[1],
+      );
+      return { hls: aac?.hls_listeners ?? 0, total, shown };
+    };
+    const seen = await waitFor(
+      'the HLS listener in status-json.xsl and in the count the page shows',
+      async () => {
+        const now = await counted();
+        return now.hls >= 1 && now.shown === now.total && now;
+      },
+      WAIT,
+      250,
+    );
+    print(`[web e2e] listeners with this HLS player: ${seen.shown} shown, ${seen.hls} on HLS`);
+    await shot('01b-listen-hls');
+
+    await page.getByRole('button', { name: 'Stop the stream' }).click();
+    await page.getByRole('button', { name: 'Play the stream' }).waitFor();
+    await delivery.getByRole('radio', { name: /^Direct\b/ }).check();
+  }, 180_000);
 
   it('registers the first user, who becomes the admin', async () => {
     await page.getByRole('link', { name: 'Sign in' }).first().click();
