@@ -16,7 +16,7 @@ export type ReceiverMode =
   | { kind: 'slow'; ms: number };
 
 /**
- * A real HTTP receiver on 127.0.0.1, as a station's webhook would call. It can be stopped (the
+ * A real HTTP receiver (on 127.0.0.1 unless told), as a station's webhook would call. It can be stopped (the
  * port then refuses connections) and started again on the same port.
  */
 export class WebhookReceiver {
@@ -25,9 +25,15 @@ export class WebhookReceiver {
   #server: Server | null = null;
   #port = 0;
   readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #host: string;
+
+  /** `host`: an IPv4 address of this machine to listen on. */
+  constructor(host = '127.0.0.1') {
+    this.#host = host;
+  }
 
   get url(): string {
-    return `http://127.0.0.1:${this.#port}/hook`;
+    return `http://${this.#host}:${this.#port}/hook`;
   }
 
   async start(): Promise<this> {
@@ -54,7 +60,7 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.#port, '127.0.0.1', () => resolve());
+      server.listen(this.#port, this.#host, () => resolve());
     });
     this.#port = (server.address() as AddressInfo).port;
     this.#server = server;

@@ -7,6 +7,7 @@ import { ListenersTab } from './admin/listeners-tab.tsx';
 import { StoragePanel } from './admin/storage-panel.tsx';
 import { SystemTab } from './admin/system-tab.tsx';
 import { UsersTab } from './admin/users-tab.tsx';
+import { WebhooksTab } from './admin/webhooks-tab.tsx';
 
 const TABS = [
   { id: 'users', label: 'Users' },
@@ -14,6 +15,7 @@ const TABS = [
   { id: 'system', label: 'System' },
   { id: 'listeners', label: 'Listeners' },
   { id: 'audit', label: 'Audit log' },
+  { id: 'webhooks', label: 'Webhooks' },
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string }) {
@@ -46,6 +48,7 @@ export default function AdminPage({ tab }: { tab: string }) {
       {current.id === 'system' ? <SystemTab /> : null}
       {current.id === 'listeners' ? <ListenersTab /> : null}
       {current.id === 'audit' ? <AuditTab /> : null}
+      {current.id === 'webhooks' ? <WebhooksTab /> : null}
     </section>
   );
 }

@@ -1,0 +1,137 @@
+import { mkdir } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger, type Logger } from '@radio/core';
+import { waitFor } from '@radio/core/testing';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { signatureIsValid, WebhookReceiver } from '../../api/tests/helpers/webhook-receiver.ts';
+import { buildWebApp, WEB_ROOT } from '../server/index.ts';
+import { startTestStation, type TestStation } from './helpers/station.ts';
+
+/*
+ * The admin's Webhooks tab in Debian's Chromium against the whole station in this process: a
+ * webhook is added (its secret shown once), a test is sent and its delivery listed, and a real
+ * song change reaches the receiver signed. The station refuses loopback receivers (they could
+ * be its own services), so the receiver listens on this machine's network address.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
+const WAIT = 30_000;
+const ADMIN = { username: 'hook-boss', password: 'correct horse battery' };
+const HOOK = 'E2E receiver';
+
+let logger: Logger;
+let station: TestStation;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let receiver: WebhookReceiver;
+let secret: string;
+
+/** An IPv4 address of this machine that is not loopback: where a LAN receiver would be. */
+function networkAddress(): string {
+  for (const entries of Object.values(networkInterfaces())) {
+    const found = entries?.find((entry) => entry.family === 'IPv4' && !entry.internal);
+    if (found) return found.address;
+  }
+  throw new Error('this machine has no IPv4 address besides loopback');
+}
+
+async function apiPost(path: string): Promise<number> {
+  return page.evaluate(async (url) => {
+    const res = await fetch(url, { method: 'POST', credentials: 'same-origin' });
+    return res.status;
+  }, `/api/radio${path}`);
+}
+
+beforeAll(async () => {
+  logger = createLogger({ service: 'webhooks-e2e', level: 'warn' });
+  await mkdir(ARTIFACTS, { recursive: true });
+  receiver = await new WebhookReceiver(networkAddress()).start();
+  await buildWebApp();
+  station = await startTestStation(logger);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => {});
+  await browser?.close().catch(() => {});
+  await station?.stop();
+  await receiver?.stop();
+  await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
+}, 60_000);
+
+describe('webhooks in Chromium', () => {
+  it('adds a webhook on the admin Webhooks tab and shows its secret once', async () => {
+    await page.goto(`${station.webUrl}/register`);
+    await page.getByLabel('User name').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
+
+    await page.goto(`${station.webUrl}/admin`);
+    await page
+      .getByRole('navigation', { name: 'Admin sections' })
+      .getByRole('link', { name: 'Webhooks' })
+      .click();
+    await page.getByText('No webhook yet.').waitFor();
+    const form = page.getByRole('region', { name: 'New webhook' });
+    await form.getByLabel('Name').fill(HOOK);
+    await form.getByLabel('URL').fill(receiver.url);
+    await form.getByRole('checkbox', { name: /Dead air skipped/ }).check();
+    await form.getByRole('button', { name: 'Add webhook' }).click();
+
+    const shown = page.getByRole('dialog', { name: "The webhook's secret" });
+    await shown.waitFor();
+    secret = await shown.getByLabel('Webhook secret').inputValue();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'webhooks-01-secret.png'), fullPage: true });
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const row = page
+      .getByRole('table', { name: 'Webhooks' })
+      .getByRole('row', { name: new RegExp(HOOK) });
+    await row.getByText('song.changed, playout.dead_air').waitFor();
+  }, 300_000);
+
+  it('sends a test and lists the delivery with its answer and latency', async () => {
+    await page.getByRole('button', { name: `Send a test to ${HOOK}` }).click();
+    const deliveries = page.getByRole('table', { name: `Deliveries of ${HOOK}` });
+    const delivered = deliveries.locator('tr[data-status=delivered]', { hasText: 'test' });
+    await delivered.waitFor();
+    await expect(delivered.locator('td').nth(3).textContent()).resolves.toBe('204');
+    await expect(delivered.locator('td').nth(4).textContent()).resolves.toMatch(/^\d+ ms$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'webhooks-02-test.png'), fullPage: true });
+    const test = receiver.received.find((r) => r.headers['x-radio-event'] === 'test');
+    expect(test && signatureIsValid(secret, test)).toBe(true);
+  }, 60_000);
+
+  it('tells the receiver of a real song change, signed', async () => {
+    expect(await apiPost('/player/skip')).toBe(200);
+    const change = await waitFor('song.changed at the receiver', () =>
+      receiver.received.find((r) => r.headers['x-radio-event'] === 'song.changed'),
+    );
+    expect(signatureIsValid(secret, change)).toBe(true);
+    expect(JSON.parse(change.body).data).toMatchObject({ title: expect.any(String) });
+    const deliveries = page.getByRole('table', { name: `Deliveries of ${HOOK}` });
+    await deliveries
+      .locator('tr[data-status=delivered]', { hasText: 'song.changed' })
+      .first()
+      .waitFor();
+  }, 60_000);
+
+  it('disables and deletes the webhook', async () => {
+    await page.getByRole('switch', { name: `${HOOK} enabled` }).uncheck();
+    await page.getByText(`Disabled ${HOOK}.`).waitFor();
+    await page.getByRole('button', { name: `Delete ${HOOK}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByText('No webhook yet.').waitFor();
+  }, 60_000);
+});
