@@ -293,8 +293,9 @@ export default function LibraryPage() {
           <table className="table tracks-table" aria-label="Tracks">
             <thead>
               <tr>
-                {canQueue ? (
-                  <th scope="col" className="select-col">
+                <th scope="col" className={canQueue ? 'cover-col selectable' : 'cover-col'}>
+                  {/* The tick sits in the cover's column: the other columns keep their places. */}
+                  {canQueue ? (
                     <input
                       type="checkbox"
                       aria-label="Select every track on this page"
@@ -305,9 +306,7 @@ export default function LibraryPage() {
                         )
                       }
                     />
-                  </th>
-                ) : null}
-                <th scope="col" className="cover-col">
+                  ) : null}
                   <span className="visually-hidden">Cover</span>
                 </th>
                 {COLUMNS.map((column) => (
@@ -321,17 +320,15 @@ export default function LibraryPage() {
             <tbody>
               {page.items.map((track) => (
                 <tr key={track.id} data-testid="track-row">
-                  {canQueue ? (
-                    <td className="select-col">
+                  <td className={canQueue ? 'cover-col selectable' : 'cover-col'}>
+                    {canQueue ? (
                       <input
                         type="checkbox"
                         aria-label={`Select ${track.title}`}
                         checked={selected.has(track.id)}
                         onChange={() => toggle(track)}
                       />
-                    </td>
-                  ) : null}
-                  <td className="cover-col">
+                    ) : null}
                     <CoverArt
                       trackId={track.id}
                       hasCover={track.hasCover}
