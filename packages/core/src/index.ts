@@ -1,5 +1,12 @@
 export { AUDIO_EXTENSIONS, isAudioFile } from './audio/extensions.ts';
 export * from './audio/frames/index.ts';
+export {
+  credentialOf,
+  DEFAULT_SCRYPT_COST,
+  dummyHash,
+  hashPassword,
+  verifyPassword,
+} from './auth/passwords.ts';
 export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';

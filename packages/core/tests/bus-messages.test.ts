@@ -33,6 +33,9 @@ describe('bus message catalogue', () => {
       'playout.dead_air',
       'live.connected',
       'live.disconnected',
+      'live.silent',
+      'live.resumed',
+      'live.state',
       'user.changed',
     ]);
     expect(COMMAND_TYPES).toEqual([
@@ -49,6 +52,7 @@ describe('bus message catalogue', () => {
       'amplify.get',
       'amplify.set',
       'library.rescan',
+      'live.kick',
     ]);
     expect(Object.keys(commandResultSchemas)).toEqual(COMMAND_TYPES);
     expect(STATE_KEYS).toEqual([
@@ -58,6 +62,7 @@ describe('bus message catalogue', () => {
       'queue',
       'library-scan',
       'library-analysis',
+      'live-state',
     ]);
   });
 
@@ -81,6 +86,29 @@ describe('bus message catalogue', () => {
     expect(play.safeParse({}).success).toBe(true);
     expect(play.safeParse({ playlistId: 2 }).success).toBe(true);
     expect(play.safeParse({ trackId: 1, playlistId: 2 }).success).toBe(false);
+  });
+
+  it('describes the live input: on air, waiting, silent, recording, and whom a kick drops', () => {
+    const source = { dj: { id: 3, name: 'Ana' }, since: 1, title: null, bytesIn: 0, format: 'mp3' };
+    const state = stateSchemas['live-state'];
+    expect(
+      state.safeParse({ onAir: source, waiting: [], silent: false, recording: true }).success,
+    ).toBe(true);
+    expect(
+      state.safeParse({ onAir: null, waiting: [], silent: false, recording: false }).success,
+    ).toBe(true);
+    expect(state.safeParse({ onAir: { ...source, title: undefined }, waiting: [] }).success).toBe(
+      false,
+    );
+    const silent = eventPayloadSchemas['live.silent'];
+    expect(
+      silent.safeParse({ dj: source.dj, mount: '/live', at: 2, silentSeconds: 15 }).success,
+    ).toBe(true);
+    expect(silent.safeParse({ dj: source.dj, mount: '/live', at: 2 }).success).toBe(false);
+    const kick = commandPayloadSchemas['live.kick'];
+    expect(kick.safeParse({ target: 'waiting' }).success).toBe(true);
+    expect(kick.safeParse({ target: 'everyone' }).success).toBe(false);
+    expect(commandResultSchemas['live.kick'].safeParse({ kicked: [source.dj] }).success).toBe(true);
   });
 
   it('keeps nullable fields present and numbers finite', () => {

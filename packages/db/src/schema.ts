@@ -218,6 +218,48 @@ export interface WebhookDeliveriesTable {
   delivered_at: Timestamp | null;
 }
 
+/** A DJ's broadcast credentials for the live input (one per user with the `dj` role). */
+export interface DjAccountsTable {
+  user_id: number;
+  /** Lower case, unique; the source client's user name. */
+  broadcast_username: string;
+  /** scrypt, the same format as `users.password_hash`; not the login password. */
+  password_hash: string;
+  /** Shown on air as `Live: <display_name>` when the DJ sends no title. */
+  display_name: string;
+  enabled: Generated<Flag>;
+  record_shows: Generated<Flag>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** A one-time password the api mints for the browser's go-live connection to the live input. */
+export interface LiveTokensTable {
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used: Generated<Flag>;
+  created_at: Generated<Timestamp>;
+}
+
+/** One live show: who, when, its audience peak and its recording. */
+export interface LiveShowsTable {
+  id: Generated<number>;
+  /** Null once the account is gone; `dj_name` remains. */
+  user_id: number | null;
+  dj_name: string;
+  started_at: Generated<Timestamp>;
+  /** Null while the show is on air (or if the scheduler stopped before it ended). */
+  ended_at: Timestamp | null;
+  peak_listeners: Generated<number>;
+  /** Relative to DATA_DIR/recordings; null when not recorded. */
+  recording_file: string | null;
+  recording_bytes: number | null;
+  /** Why the recording stopped early (e.g. a full disk); the show itself went on. */
+  recording_error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   tracks: TracksTable;
@@ -230,6 +272,9 @@ export interface Database {
   audit_log: AuditLogTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  dj_accounts: DjAccountsTable;
+  live_tokens: LiveTokensTable;
+  live_shows: LiveShowsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -273,3 +318,14 @@ export type WebhookUpdate = Updateable<WebhooksTable>;
 export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;
 export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
 export type WebhookDeliveryUpdate = Updateable<WebhookDeliveriesTable>;
+
+export type DjAccount = Selectable<DjAccountsTable>;
+export type NewDjAccount = Insertable<DjAccountsTable>;
+export type DjAccountUpdate = Updateable<DjAccountsTable>;
+
+export type LiveToken = Selectable<LiveTokensTable>;
+export type NewLiveToken = Insertable<LiveTokensTable>;
+
+export type LiveShow = Selectable<LiveShowsTable>;
+export type NewLiveShow = Insertable<LiveShowsTable>;
+export type LiveShowUpdate = Updateable<LiveShowsTable>;

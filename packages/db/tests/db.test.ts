@@ -22,6 +22,9 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MIGRATION_NAMES = Object.keys(migrations);
 const TABLES = [
   'audit_log',
+  'dj_accounts',
+  'live_shows',
+  'live_tokens',
   'play_history',
   'playlist_items',
   'playlists',

@@ -39,6 +39,7 @@ import {
   createMemoryHub,
   createRedisBus,
   fileAndConsoleDestination,
+  hashPassword,
   type QueueItem,
 } from '@radio/core';
 import {
@@ -50,7 +51,6 @@ import {
 } from '@radio/db';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { hashPassword } from '../src/auth/passwords.ts';
 import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
 import { createApi } from '../src/index.ts';
 import { TracksRepository } from '../src/repositories/tracks.repository.ts';

@@ -1,5 +1,5 @@
 import type { apiSpec, ConfigOf } from '@radio/core';
-import { DEFAULT_SCRYPT_COST } from './auth/passwords.ts';
+import { DEFAULT_SCRYPT_COST } from '@radio/core';
 import type { LimitRule } from './auth/rate-limiter.ts';
 import {
   type ResolvedWebhookOptions,

@@ -187,6 +187,39 @@ export const liveSessionSchema = z.object({
 });
 export type LiveSession = z.infer<typeof liveSessionSchema>;
 
+/** A connected DJ stayed below -50 dBFS for LIVE_SILENCE_SECONDS: the AutoDJ took over. */
+export const liveSilentSchema = liveSessionSchema.extend({ silentSeconds: seconds });
+export type LiveSilent = z.infer<typeof liveSilentSchema>;
+
+/** One source connected to the live input, on air or waiting. */
+export const liveSourceSchema = z.object({
+  dj: z.object({ id, name: z.string().min(1) }),
+  /** When it connected. */
+  since: epochMs,
+  /** The title it sent (updinfo or stream headers); null until it sends one. */
+  title: z.string().nullable(),
+  /** Bytes received from the client so far. */
+  bytesIn: count,
+  /** What it sends, as detected: `mp3`, `aac`, `vorbis`, `opus`, `flac`, `webm`. */
+  format: z.string().min(1),
+});
+export type LiveSource = z.infer<typeof liveSourceSchema>;
+
+/** The live input as a whole: who is on air, who waits to take over, what is recorded. */
+export const liveStateSchema = z.object({
+  onAir: liveSourceSchema.nullable(),
+  /** Connected while another DJ is on air; the first takes over the moment that one leaves. */
+  waiting: z.array(liveSourceSchema),
+  /** The DJ on air is connected but silent, faded out for the AutoDJ until sound returns. */
+  silent: z.boolean(),
+  /** The show on air is being recorded. */
+  recording: z.boolean(),
+});
+export type LiveState = z.infer<typeof liveStateSchema>;
+
+export const liveKickTargetSchema = z.enum(['on_air', 'waiting', 'all']);
+export type LiveKickTarget = z.infer<typeof liveKickTargetSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Events: published on `radio:events`, received by every subscriber.
 
@@ -213,6 +246,12 @@ export const eventPayloadSchemas = {
   'live.connected': liveSessionSchema,
   /** The live source left; the AutoDJ is back. */
   'live.disconnected': liveSessionSchema,
+  /** The DJ on air went silent and the AutoDJ took over; the DJ stays connected. */
+  'live.silent': liveSilentSchema,
+  /** Sound returned from the silent DJ, back on air. */
+  'live.resumed': liveSessionSchema,
+  /** The live input changed (a source connected, left, waits, went silent, a title). */
+  'live.state': liveStateSchema,
   /**
    * An account was changed or deleted (role, disabled, password, name): every api process
    * drops what it keeps of it, so the change applies to that account's sessions at once.
@@ -257,6 +296,8 @@ export const commandPayloadSchemas = {
   'amplify.get': empty,
   'amplify.set': z.object({ value: amplify }),
   'library.rescan': empty,
+  /** Drops live sources: the DJ on air, those waiting, or all of them. */
+  'live.kick': z.object({ target: liveKickTargetSchema }),
 } as const;
 
 export const queuePushResultSchema = z.object({
@@ -277,6 +318,11 @@ export const amplifyResultSchema = z.object({ amplify });
 export type AmplifyResult = z.infer<typeof amplifyResultSchema>;
 export const libraryRescanResultSchema = z.object({ scanId: z.string().min(1) });
 export type LibraryRescanResult = z.infer<typeof libraryRescanResultSchema>;
+export const liveKickResultSchema = z.object({
+  /** The DJs disconnected; empty when nobody matched. */
+  kicked: z.array(z.object({ id, name: z.string().min(1) })),
+});
+export type LiveKickResult = z.infer<typeof liveKickResultSchema>;
 
 export const commandResultSchemas = {
   'player.play': playerStatusSchema,
@@ -292,6 +338,7 @@ export const commandResultSchemas = {
   'amplify.get': amplifyResultSchema,
   'amplify.set': amplifyResultSchema,
   'library.rescan': libraryRescanResultSchema,
+  'live.kick': liveKickResultSchema,
 } as const satisfies Record<keyof typeof commandPayloadSchemas, z.ZodType>;
 
 export type CommandType = keyof typeof commandPayloadSchemas;
@@ -309,6 +356,7 @@ export const stateSchemas = {
   queue: queueSnapshotSchema,
   'library-scan': libraryScanSchema,
   'library-analysis': libraryAnalysisSchema,
+  'live-state': liveStateSchema,
 } as const;
 
 export type StateKey = keyof typeof stateSchemas;
@@ -326,6 +374,7 @@ export const eventStateKeys = {
   'queue.changed': 'queue',
   'library.scan': 'library-scan',
   'library.analysis': 'library-analysis',
+  'live.state': 'live-state',
 } as const satisfies Partial<Record<EventType, StateKey>>;
 
 export type StatefulEventType = keyof typeof eventStateKeys;

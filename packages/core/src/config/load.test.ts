@@ -74,6 +74,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the live input settings with their defaults and bounds', () => {
+    const env = { ...streamEnv, DATABASE_URL: 'sqlite:x' };
+    const defaults = loadConfig(schedulerSpec, env);
+    expect(defaults.LIVE_HOST).toBe('127.0.0.1');
+    expect(defaults.LIVE_PORT).toBe(8005);
+    expect(defaults.LIVE_FADE_SECONDS).toBe(1);
+    expect(defaults.LIVE_SILENCE_SECONDS).toBe(15);
+    expect(loadConfig(schedulerSpec, { ...env, LIVE_FADE_SECONDS: '0.5' }).LIVE_FADE_SECONDS).toBe(
+      0.5,
+    );
+    expect(() => loadConfig(schedulerSpec, { ...env, LIVE_SILENCE_SECONDS: '1' })).toThrow(
+      /LIVE_SILENCE_SECONDS must be seconds a live DJ/,
+    );
+    expect(() => loadConfig(schedulerSpec, { ...env, LIVE_PORT: 'x' })).toThrow(/LIVE_PORT/);
+  });
+
   it('treats an empty string as unset', () => {
     expect(loadConfig(streamSpec, { ...streamEnv, STREAM_PORT: '' }).STREAM_PORT).toBe(8000);
     expect(() => loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: '' })).toThrow(

@@ -76,6 +76,17 @@ export const variables = {
   ),
   CONTROL_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
   CONTROL_PORT: port(1234),
+  LIVE_HOST: variable(nonEmpty.default('127.0.0.1'), address.expects),
+  LIVE_PORT: port(8005),
+  LIVE_URL: variable(httpUrl.default('http://127.0.0.1:8005'), 'an http:// URL'),
+  LIVE_FADE_SECONDS: variable(
+    z.coerce.number().min(0).max(10).default(1),
+    'seconds the AutoDJ fades out when a DJ goes live, 0-10',
+  ),
+  LIVE_SILENCE_SECONDS: variable(
+    z.coerce.number().min(2).max(300).default(15),
+    'seconds a live DJ may stay below -50 dBFS before the AutoDJ takes over, 2-300',
+  ),
   API_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
   API_PORT: port(3000),
   API_URL: variable(httpUrl.default('http://127.0.0.1:3000'), 'an http:// URL'),

@@ -8,6 +8,7 @@ import * as settings from './2026-11-21-06-settings.ts';
 import * as trackAnalysis from './2026-11-24-01-track-analysis.ts';
 import * as libraryManagement from './2026-11-25-01-library-management.ts';
 import * as webhooks from './2026-11-25-02-webhooks.ts';
+import * as live from './2026-11-25-03-live.ts';
 
 /**
  * Every migration, by name. Listed by hand rather than read from the folder so that a
@@ -24,4 +25,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-24-01-track-analysis': trackAnalysis,
   '2026-11-25-01-library-management': libraryManagement,
   '2026-11-25-02-webhooks': webhooks,
+  '2026-11-25-03-live': live,
 };

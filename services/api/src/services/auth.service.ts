@@ -1,6 +1,6 @@
+import { dummyHash, hashPassword, verifyPassword } from '@radio/core';
 import type { User } from '@radio/db';
 import { isUniqueViolation } from '@radio/db';
-import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { RateLimit } from '../auth/rate-limiter.ts';
 import type { LoginBody, RegisterBody, UpdateMeBody } from '../dtos/auth.dto.ts';
 import type { AuthUser } from '../dtos/users.dto.ts';

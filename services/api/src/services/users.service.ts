@@ -1,6 +1,6 @@
+import { hashPassword } from '@radio/core';
 import type { UserUpdate } from '@radio/db';
 import { isUniqueViolation, toFlag } from '@radio/db';
-import { hashPassword } from '../auth/passwords.ts';
 import type { Page } from '../dtos/common.dto.ts';
 import { toUserDto } from '../dtos/mappers.ts';
 import type { CreateUserBody, UpdateUserBody, UserDto, UserListQuery } from '../dtos/users.dto.ts';

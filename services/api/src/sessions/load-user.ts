@@ -1,5 +1,5 @@
+import { credentialOf } from '@radio/core';
 import type { RequestHandler } from 'express';
-import { credentialOf } from '../auth/passwords.ts';
 import { toUserDto } from '../dtos/mappers.ts';
 import type { UserCache } from './user-cache.ts';
 

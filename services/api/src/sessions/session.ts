@@ -1,6 +1,6 @@
+import { credentialOf } from '@radio/core';
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
-import { credentialOf } from '../auth/passwords.ts';
 import { ApiError } from '../errors.ts';
 
 export interface SessionSettings {

@@ -6,12 +6,12 @@ import {
   createMemoryBus,
   createMemoryHub,
   createRedisBus,
+  hashPassword,
   silentLogger,
 } from '@radio/core';
 import type { DbHandle, NewTrack, Track, User, UserRole } from '@radio/db';
 import type { Express } from 'express';
 import request from 'supertest';
-import { hashPassword } from '../../src/auth/passwords.ts';
 import { type Api, type ApiOptions, createApi } from '../../src/index.ts';
 import {
   createTestDatabase,
