@@ -174,7 +174,7 @@ function createLibraryServices(
   const { audit, library } = repositories;
   return {
     libraryTags: new LibraryTagsService(files, audit, logger),
-    libraryFolders: new LibraryFoldersService(files, library, audit, logger),
+    libraryFolders: new LibraryFoldersService(files, audit, logger),
     trash: new TrashService({
       files,
       trash: repositories.trash,

@@ -50,6 +50,12 @@ export class TrackFiles {
     return row;
   }
 
+  /** The paths of the tracks whose files are there, from the search index (no query each time). */
+  async presentPaths(): Promise<string[]> {
+    const { tracks } = await this.#options.index.snapshot();
+    return tracks.flatMap((track) => (track.status === 'missing' ? [] : [track.path]));
+  }
+
   /** The absolute path of the track's file; 409 when the file is not there. */
   async file(row: Track): Promise<string> {
     const absolute = insideMusic(this.#options.musicDir, row.path);

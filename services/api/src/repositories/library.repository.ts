@@ -8,16 +8,6 @@ export class LibraryRepository {
     this.#handle = handle;
   }
 
-  /** The paths of the tracks whose files are there (ok or invalid), for the folder list. */
-  async presentPaths(): Promise<string[]> {
-    const rows = await this.#handle.db
-      .selectFrom('tracks')
-      .select('path')
-      .where('status', '!=', 'missing')
-      .execute();
-    return rows.map((row) => row.path);
-  }
-
   findByPath(path: string): Promise<Track | undefined> {
     return this.#handle.db
       .selectFrom('tracks')

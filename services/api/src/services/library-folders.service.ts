@@ -10,7 +10,6 @@ import { exists, moveFile } from '../library/file-moves.ts';
 import { checkFolder, folderOf, insideMusic, joinLibrary } from '../library/library-paths.ts';
 import type { TrackFiles } from '../library/track-files.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
-import type { LibraryRepository } from '../repositories/library.repository.ts';
 import { type Actor, failureOf } from './library-tags.service.ts';
 
 /** At most this many folders are read from disk for the list (a bound on a huge tree). */
@@ -48,18 +47,11 @@ function ancestors(folder: string): string[] {
 /** Folders of the music library and moving tracks between them. */
 export class LibraryFoldersService {
   readonly #files: TrackFiles;
-  readonly #library: LibraryRepository;
   readonly #audit: AuditRepository;
   readonly #log: Logger;
 
-  constructor(
-    files: TrackFiles,
-    library: LibraryRepository,
-    audit: AuditRepository,
-    logger: Logger,
-  ) {
+  constructor(files: TrackFiles, audit: AuditRepository, logger: Logger) {
     this.#files = files;
-    this.#library = library;
     this.#audit = audit;
     this.#log = logger;
   }
@@ -76,7 +68,7 @@ export class LibraryFoldersService {
       return entry;
     };
     for (const path of await diskFolders(this.#files.musicDir)) folder(path);
-    for (const path of await this.#library.presentPaths()) {
+    for (const path of await this.#files.presentPaths()) {
       const own = folderOf(path);
       folder(own).tracks += 1;
       for (const each of ancestors(own)) folder(each).total += 1;
