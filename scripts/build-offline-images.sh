@@ -2,25 +2,28 @@
 # shellcheck disable=SC2016 # single-quoted $0 and $2 below are awk's, not the shell's
 # Builds the station's base images from Debian packages only, for hosts that cannot reach a
 # container registry (air-gapped stations, CI here): a minimal bookworm rootfs made with
-# debootstrap and `docker import`ed once, then node, redis and postgres images built on it with
-# the classic builder. docker-compose.yml uses them through NODE_IMAGE, REDIS_IMAGE and
-# POSTGRES_IMAGE in place of the official images. A stage whose image exists is skipped, so a
-# second run takes seconds; --rebuild builds everything again from scratch.
+# debootstrap and `docker import`ed once, then node, redis, postgres and haproxy images built on
+# it with the classic builder. docker-compose.yml uses them through NODE_IMAGE, REDIS_IMAGE,
+# POSTGRES_IMAGE and HAPROXY_IMAGE (the scale profile's balancer) in place of the official
+# images. A stage whose image exists is skipped, so a second run takes seconds; --rebuild builds
+# everything again from scratch.
 set -euo pipefail
 
 usage() {
   cat <<EOF
 Usage: scripts/build-offline-images.sh [options]
 
-Builds local stand-ins for the official node, redis and postgres images from Debian packages.
+Builds local stand-ins for the official node, redis, postgres and haproxy images from Debian
+packages.
 
 Options:
   --rebuild        build every stage again (fresh debootstrap, no layer cache)
-  --only LIST      comma-separated stages to build: base,node,redis,postgres (default: all;
-                   a stage's missing base is built too)
+  --only LIST      comma-separated stages to build: base,node,redis,postgres,haproxy
+                   (default: all; a stage's missing base is built too)
   --verify         after building, check each image works (node + npm through the registry,
                    redis-cli ping, postgres creating its user and database and accepting a
-                   password login from another container)
+                   password login from another container, haproxy accepting the scale
+                   profile's docker/haproxy/haproxy.cfg and answering with it)
   --print-env      print the image variables for docker-compose (NODE_IMAGE=... and so on)
   -h, --help       show this help
 
@@ -47,18 +50,19 @@ BASE_IMAGE="$PREFIX/debian:$SUITE"
 NODE_IMAGE="$PREFIX/node:$NODE_MAJOR-$SUITE-slim"
 REDIS_IMAGE="$PREFIX/redis:7"
 POSTGRES_IMAGE="$PREFIX/postgres:15"
+HAPROXY_IMAGE="$PREFIX/haproxy:2.6"
 
 rebuild=0
 verify=0
 print_env=0
-only="base,node,redis,postgres"
+only="base,node,redis,postgres,haproxy"
 while [ $# -gt 0 ]; do
   case "$1" in
     --rebuild) rebuild=1 ;;
     --verify) verify=1 ;;
     --print-env) print_env=1 ;;
     --only)
-      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres)" >&2; exit 2; }
+      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres,haproxy)" >&2; exit 2; }
       only="$2"
       shift
       ;;
@@ -70,14 +74,15 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$print_env" = 1 ]; then
-  printf 'NODE_IMAGE=%s\nREDIS_IMAGE=%s\nPOSTGRES_IMAGE=%s\n' "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE"
+  printf 'NODE_IMAGE=%s\nREDIS_IMAGE=%s\nPOSTGRES_IMAGE=%s\nHAPROXY_IMAGE=%s\n' \
+    "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE"
   exit 0
 fi
 
 for stage in ${only//,/ }; do
   case "$stage" in
-    base | node | redis | postgres) ;;
-    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres)" >&2; exit 2 ;;
+    base | node | redis | postgres | haproxy) ;;
+    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres,haproxy)" >&2; exit 2 ;;
   esac
 done
 wanted() { [[ ",$only," == *",$1,"* ]]; }
@@ -87,8 +92,8 @@ wanted() { [[ ",$only," == *",$1,"* ]]; }
 script_started=$(date +%s)
 stage_started=0
 stage_no=0
-stage_count=4
-[ "$verify" = 1 ] && stage_count=5
+stage_count=5
+[ "$verify" = 1 ] && stage_count=6
 
 die() { echo "error: $*" >&2; exit 1; }
 stage() {
@@ -299,7 +304,7 @@ build_node() {
   stage_done "built $NODE_IMAGE ($node_version)"
 }
 
-# ---- stages: redis, postgres ------------------------------------------------------------------
+# ---- stages: redis, postgres, haproxy --------------------------------------------------------
 
 build_simple() {
   local name="$1" image="$2" what="$3"
@@ -325,7 +330,7 @@ build_simple() {
 
 verify_tag="verify-$$"
 verify_cleanup() {
-  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" >/dev/null 2>&1 || true
+  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" "haproxy-$verify_tag" >/dev/null 2>&1 || true
   docker network rm "net-$verify_tag" >/dev/null 2>&1 || true
 }
 
@@ -390,6 +395,20 @@ verify_images() {
     [ "$out" = verify_db ] || die "postgres image: login after a restart failed: $out"
     note "postgres: restarted on its existing data, login still works"
   fi
+
+  if wanted haproxy; then
+    local cfg="$ROOT/docker/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"
+    out="$(docker run --rm -v "$cfg" "$HAPROXY_IMAGE" -c -f /usr/local/etc/haproxy/haproxy.cfg 2>&1)" ||
+      die "haproxy image: docker/haproxy/haproxy.cfg refused: $out"
+    docker run -d --name "haproxy-$verify_tag" -v "$cfg" "$HAPROXY_IMAGE" >/dev/null
+    # The configuration's monitor-uri, through bash's /dev/tcp (the image has no HTTP client).
+    wait_for "haproxy" 30 docker exec "haproxy-$verify_tag" bash -c \
+      "exec 3<>/dev/tcp/127.0.0.1/8000 && printf 'GET /lb-health HTTP/1.0\r\n\r\n' >&3 && head -c 12 <&3 | grep -q ' 200'"
+    out="$(docker exec "haproxy-$verify_tag" sh -c 'haproxy -v | head -n 1; grep ^Uid: /proc/1/status')"
+    printf '%s' "$out" | grep -Eq '^Uid:[[:space:]]+0[[:space:]]' && die "haproxy image: haproxy runs as root"
+    note "haproxy: $(printf '%s' "$out" | head -n 1 | cut -d' ' -f1-3), the scale profile's configuration valid and serving, not root"
+    docker rm -f -v "haproxy-$verify_tag" >/dev/null
+  fi
   verify_cleanup
   trap - EXIT
   stage_done "all good"
@@ -413,7 +432,14 @@ else
   stage "postgres $POSTGRES_IMAGE"
   stage_done "not selected"
 fi
+if wanted haproxy; then
+  build_simple haproxy "$HAPROXY_IMAGE" "Debian's haproxy (2.6), non-root, config in /usr/local/etc/haproxy"
+else
+  stage "haproxy $HAPROXY_IMAGE"
+  stage_done "not selected"
+fi
 [ "$verify" = 1 ] && verify_images
 
 printf '\nDone in %ss. For docker-compose:\n' "$(($(date +%s) - script_started))"
-printf '  NODE_IMAGE=%s\n  REDIS_IMAGE=%s\n  POSTGRES_IMAGE=%s\n' "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE"
+printf '  NODE_IMAGE=%s\n  REDIS_IMAGE=%s\n  POSTGRES_IMAGE=%s\n  HAPROXY_IMAGE=%s\n' \
+  "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE"
