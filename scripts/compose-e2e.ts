@@ -3,14 +3,17 @@
 // .env from .env.example into a temporary project folder (fresh secrets, free ports, a music
 // folder with demo tracks), brings the whole stack up with `docker-compose up -d --build` under
 // a unique project name, waits for every service to be healthy, checks each interface from this
-// host, runs radioctl's ps, logs, add and restart against it, and takes it down with its
-// volumes and images. Every stage prints its time; a failure prints the services' last lines.
+// host, runs radioctl's ps, logs, add and restart against it, then starts the `scale` profile (two
+// edge relays behind HAProxy), spreads 20 listeners through the balancer, stops an edge and
+// times its listeners' return, and takes it all down with its volumes and images. Every stage
+// prints its time; a failure prints the services' last lines.
 //
 // Usage: pnpm test:compose [--keep] [--keep-images] [--no-offline-images]
 //   --keep               leave the stack (and the temporary folder) up at the end or on failure
 //   --keep-images        keep the four service images (the next run builds from their layers)
-//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE and POSTGRES_IMAGE from the environment
-//                        (default: the official images) instead of building the offline ones
+//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE and HAPROXY_IMAGE from the
+//                        environment (default: the official images) instead of building the
+//                        offline ones
 // Environment: COMPOSE_CMD (default `docker-compose`, else `docker compose`), OFFLINE_IMAGE_PREFIX
 // and the other variables of scripts/build-offline-images.sh.
 import { type SpawnOptions, spawn } from 'node:child_process';
@@ -24,11 +27,20 @@ import { fileURLToPath } from 'node:url';
 import { locateFfmpeg, STATION_MOUNTS, type StationMount } from '@radio/core';
 import { generateDemoLibrary } from '@radio/core/demo-library';
 import { generateTrack } from '@radio/core/test-audio';
+import { waitFor } from '@radio/core/testing';
+import { StreamListener } from './compose-e2e-listener.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
 const SERVICES = ['redis', 'postgres', 'stream', 'scheduler', 'api', 'web'] as const;
 const BUILT = ['stream', 'scheduler', 'api', 'web'] as const;
+/** The `scale` profile's services: edge relays of `stream`, and the balancer in front of them. */
+const SCALE_SERVICES = ['edge', 'lb'] as const;
+const EDGES = 2;
+/** Listeners the scale stage spreads over the edges through the balancer. */
+const SCALE_LISTENERS = 20;
+/** The longest an edge's listeners may go without audio after it stops (issue 17). */
+const MOVE_LIMIT_MS = 5000;
 
 const HEALTH_TIMEOUT_S = 240;
 const PASSWORD = 'correct horse battery staple';
@@ -160,7 +172,7 @@ function check(condition: unknown, message: string): asserts condition {
 // ---- stages -------------------------------------------------------------------------------
 
 const timings: Array<{ name: string; seconds: number; ok: boolean }> = [];
-const STAGE_COUNT = 15;
+const STAGE_COUNT = 17;
 
 async function stage<T>(name: string, body: () => Promise<T>): Promise<T> {
   console.log(`\n==> [${timings.length + 1}/${STAGE_COUNT}] ${name}`);
@@ -245,7 +257,7 @@ function compose(args: string[], options: RunOptions = {}, file = envFile): Prom
 }
 
 function takeDownCommand(): string {
-  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} down -v --rmi local`;
+  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} --profile scale down -v --rmi local`;
 }
 
 function radioctl(args: string[], options: RunOptions = {}): Promise<RunResult> {
@@ -280,6 +292,7 @@ interface ServiceState {
 }
 
 interface InspectedContainer {
+  Id: string;
   Name: string;
   RestartCount: number;
   Config: { Image: string; Labels: Record<string, string> };
@@ -350,10 +363,115 @@ async function waitHealthy(timeoutS: number): Promise<Map<string, ServiceState>>
   }
 }
 
+// ---- the scale profile's state ------------------------------------------------------------
+
+interface Container {
+  id: string;
+  name: string;
+  state: string;
+  health: string | null;
+}
+
+/** The containers of one service, by name: an edge has several. */
+async function containersOf(service: string): Promise<Container[]> {
+  const filters = [
+    `label=com.docker.compose.project=${project}`,
+    `label=com.docker.compose.service=${service}`,
+  ].flatMap((filter) => ['--filter', filter]);
+  const ids = (await run('docker', ['ps', '-aq', ...filters])).stdout.split(/\s+/).filter(Boolean);
+  if (ids.length === 0) return [];
+  const inspected = JSON.parse((await run('docker', ['inspect', ...ids])).stdout) as
+    | InspectedContainer[]
+    | null;
+  return (inspected ?? [])
+    .filter((container) => container.Config.Labels['com.docker.compose.oneoff'] !== 'True')
+    .map((container) => ({
+      id: container.Id,
+      name: container.Name.replace(/^\//, ''),
+      state: container.State.Status,
+      health: container.State.Health?.Status ?? null,
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+function describeContainers(containers: readonly Container[]): string {
+  return containers
+    .map((c) => `${c.name} ${c.state === 'running' ? (c.health ?? 'running') : c.state}`)
+    .join(', ');
+}
+
+/** One server of the balancer's `edges` backend, as its stats page shows it. */
+interface BalancerServer {
+  name: string;
+  /** UP, DOWN, MAINT (resolution) ... */
+  status: string;
+  /** Sessions now. */
+  sessions: number;
+}
+
+/** The body of an HTTP response as `cat` printed it, its chunked encoding undone. */
+function httpBody(response: string): string {
+  const split = response.indexOf('\r\n\r\n');
+  const head = response.slice(0, split);
+  let body = response.slice(split + 4);
+  if (!/^transfer-encoding:\s*chunked/im.test(head)) return body;
+  let decoded = '';
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n');
+    const size = Number.parseInt(body.slice(0, lineEnd), 16);
+    if (!(size > 0)) return decoded;
+    decoded += body.slice(lineEnd + 2, lineEnd + 2 + size);
+    body = body.slice(lineEnd + 2 + size + 2);
+  }
+}
+
+/**
+ * The edge servers of the balancer: its stats page in CSV (port 8404 inside the stack's network
+ * only), read from within the lb container with bash's /dev/tcp (the image has no HTTP client).
+ */
+async function balancerServers(): Promise<BalancerServer[]> {
+  const [lb] = await containersOf('lb');
+  check(lb, 'no lb container');
+  const request = `exec 3<>/dev/tcp/127.0.0.1/8404 && printf 'GET /;csv HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+  const answer = await run('docker', ['exec', lb.id, 'bash', '-c', request], { timeoutMs: 15_000 });
+  const lines = httpBody(answer.stdout).split('\n');
+  const header = (lines.find((line) => line.startsWith('# ')) ?? '').slice(2).split(',');
+  const column = (name: string): number => header.indexOf(name);
+  return lines
+    .map((line) => line.split(','))
+    .filter((fields) => fields[0] === 'edges' && fields[1]?.startsWith('edge-'))
+    .map((fields) => ({
+      name: fields[column('svname')] as string,
+      status: fields[column('status')] as string,
+      sessions: Number(fields[column('scur')]),
+    }));
+}
+
+/** An edge as the origin's /status-json.xsl lists it (from the edge's listener reports). */
+interface OriginEdge {
+  /** `<host name>:<port>`: the container's host name is its short id. */
+  node: string;
+  mounts: Array<{ mount: string; listeners: number }>;
+}
+
+async function originEdges(): Promise<OriginEdge[]> {
+  const response = await fetch(`${streamBase}/status-json.xsl`, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  const json = (await response.json()) as { icestats?: { edges?: OriginEdge[] } };
+  return json.icestats?.edges ?? [];
+}
+
+function mp3Listeners(edge: OriginEdge): number {
+  return edge.mounts.find((m) => m.mount === '/radio.mp3')?.listeners ?? 0;
+}
+
 // ---- clients ------------------------------------------------------------------------------
 
 let streamBase = '';
 let webBase = '';
+/** The scale profile's balancer. */
+let scaleBase = '';
 let controlPort = 0;
 
 /** One control-port command: the answer's lines up to END. */
@@ -476,12 +594,15 @@ async function diagnostics(): Promise<void> {
   try {
     const states = await stackState();
     console.log(`\n    containers: ${describeStates(states)}`);
-    for (const service of SERVICES) {
+    for (const service of [...SERVICES, ...SCALE_SERVICES]) {
       if (!states.has(service)) continue;
-      const logs = await compose(['logs', '--no-color', '--tail=25', service], {
-        allowFail: true,
-        timeoutMs: 60_000,
-      });
+      const logs = await compose(
+        ['--profile', 'scale', 'logs', '--no-color', '--tail=25', service],
+        {
+          allowFail: true,
+          timeoutMs: 60_000,
+        },
+      );
       console.log(`\n    --- last lines of ${service}\n${lastLines(logs.output, 25)}`);
     }
   } catch (error) {
@@ -492,7 +613,8 @@ async function diagnostics(): Promise<void> {
 async function teardown(): Promise<void> {
   if (!stackStarted) return;
   stackStarted = false;
-  const args = ['down', '-v', '--remove-orphans', '--timeout', '10'];
+  // With the profile, so that its containers go too in every compose version.
+  const args = ['--profile', 'scale', 'down', '-v', '--remove-orphans', '--timeout', '10'];
   if (!keepImages) args.push('--rmi', 'local');
   const down = await compose(args, { allowFail: true, timeoutMs: 5 * 60_000 });
   if (down.code !== 0)
@@ -547,6 +669,136 @@ process.once('SIGINT', () => {
     .finally(() => process.exit(130));
 });
 
+// ---- the scale stage ----------------------------------------------------------------------
+
+/** Seconds, for notes. */
+function secs(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
+/**
+ * The listeners play through the balancer; the origin's per-edge counts (from the edges' own
+ * reports) and the balancer's sessions both show them spread over every edge. Returns the
+ * origin's count of each edge, by node.
+ */
+async function spreadOverEdges(listeners: readonly StreamListener[]): Promise<Map<string, number>> {
+  // Past the 64 KiB burst (4 s of 128 kbit/s) a listener gets audio at the pace it is played.
+  await waitFor(
+    'every listener playing 8 s of MP3 frames',
+    () => listeners.every((listener) => listener.audioSeconds >= 8),
+    60_000,
+    250,
+  );
+  const troubled = listeners.filter((l) => l.outages.length > 0 || l.junkBytes > 0);
+  check(troubled.length === 0, `${troubled.length} listeners lost the stream or got non-MP3 bytes`);
+  const counts = await waitFor(
+    `the origin counting the ${listeners.length} listeners on its edges`,
+    async () => {
+      const reported = await originEdges();
+      const counts = new Map(reported.map((edge) => [edge.node, mp3Listeners(edge)]));
+      const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+      return counts.size === EDGES && total === listeners.length && counts;
+    },
+    30_000,
+    500,
+  );
+  check(
+    [...counts.values()].every((n) => n > 0),
+    `the listeners did not land on every edge: ${JSON.stringify([...counts])}`,
+  );
+  const servers = (await balancerServers()).filter((server) => server.status === 'UP');
+  const sessions = servers.reduce((sum, server) => sum + server.sessions, 0);
+  check(
+    servers.length === EDGES && servers.every((server) => server.sessions > 0),
+    `the balancer's sessions: ${servers.map((s) => `${s.name} ${s.sessions}`).join(', ')}`,
+  );
+  const bytes = listeners.reduce((sum, listener) => sum + listener.audioBytes, 0);
+  note(
+    `${listeners.length} listeners, each ${Math.min(...listeners.map((l) => l.audioSeconds)).toFixed(1)} s or more of MP3 frames (${(bytes / 1e6).toFixed(1)} MB in all, no junk byte)`,
+  );
+  note(
+    `the origin counts ${[...counts].map(([node, n]) => `${n} on ${node}`).join(', ')}; the balancer has ${servers.map((s) => `${s.sessions} sessions on ${s.name}`).join(', ')} (${sessions})`,
+  );
+  return counts;
+}
+
+/**
+ * Stops the first edge while the listeners play: its listeners reconnect through the balancer,
+ * as players do, and must play again within MOVE_LIMIT_MS; the other edge's listeners must not
+ * notice. The origin then counts every listener on the edges that remain.
+ */
+async function moveListeners(
+  listeners: readonly StreamListener[],
+  edges: readonly Container[],
+): Promise<void> {
+  const counts = await spreadOverEdges(listeners);
+  const victim = edges[0] as Container;
+  const node = [...counts.keys()].find((n) => n.startsWith(`${victim.id.slice(0, 12)}:`));
+  check(node, `the origin lists no edge of container ${victim.name}`);
+  const moving = counts.get(node) ?? 0;
+  const played = listeners.map((listener) => listener.audioSeconds);
+
+  const stoppedAt = performance.now();
+  await run('docker', ['stop', victim.id], { timeoutMs: 60_000 });
+  const stopTook = performance.now() - stoppedAt;
+  await waitFor(
+    `the ${moving} listeners of ${victim.name} playing again`,
+    () => {
+      const lost = listeners.filter((listener) => listener.outages.length > 0);
+      return lost.length >= moving && lost.every((listener) => listener.waiting === null);
+    },
+    30_000,
+    50,
+  );
+  const moved = listeners.filter((listener) => listener.outages.length > 0);
+  const stayed = listeners.filter((listener) => listener.outages.length === 0);
+  check(
+    moved.length === moving,
+    `${moved.length} listeners lost the stream, but ${moving} were on ${victim.name}`,
+  );
+  // From the first loss of each to its last return (a reconnect can land on the dying edge).
+  const gaps = moved
+    .map((l) => (l.outages.at(-1)?.backAt ?? 0) - (l.outages[0]?.lostAt ?? 0))
+    .sort((a, b) => a - b);
+  const longest = gaps.at(-1) ?? 0;
+  const median = gaps[Math.floor(gaps.length / 2)] ?? 0;
+  const lastBack = Math.max(...moved.map((l) => l.outages.at(-1)?.backAt ?? 0)) - stoppedAt;
+  check(
+    longest <= MOVE_LIMIT_MS,
+    `a listener of the stopped edge went ${secs(longest)} s without audio (limit ${secs(MOVE_LIMIT_MS)} s)`,
+  );
+  note(
+    `docker stop ${victim.name} (${secs(stopTook)} s): its ${moving} listeners played again ${secs(median)} s after losing the stream (median; longest ${secs(longest)} s, limit ${secs(MOVE_LIMIT_MS)} s), all of them ${secs(lastBack)} s after the stop began`,
+  );
+
+  // The others noticed nothing: one connection all along, and audio kept coming.
+  await waitFor(
+    `the ${stayed.length} other listeners playing on`,
+    () => stayed.every((l) => l.audioSeconds >= (played[listeners.indexOf(l)] ?? 0) + 3),
+    30_000,
+    250,
+  );
+  const broken = listeners.filter(
+    (l) => l.junkBytes > 0 || (l.outages.length === 0 && l.connections !== 1),
+  );
+  check(broken.length === 0, `${broken.length} listeners got non-MP3 bytes or reconnected unseen`);
+  const remaining = await waitFor(
+    `the origin counting all ${listeners.length} listeners on the remaining edge`,
+    async () => {
+      const reported = await originEdges();
+      const total = reported.reduce((sum, edge) => sum + mp3Listeners(edge), 0);
+      return !reported.some((edge) => edge.node === node) && total === listeners.length && reported;
+    },
+    30_000,
+    500,
+  );
+  const up = (await balancerServers()).filter((server) => server.status === 'UP');
+  check(up.length === EDGES - 1, `the balancer has ${up.length} edges up after one stopped`);
+  note(
+    `the ${stayed.length} listeners of the other edge never lost the stream; the origin now counts ${remaining.map((e) => `${mp3Listeners(e)} on ${e.node}`).join(', ')}; the balancer has ${up.map((s) => `${s.sessions} sessions on ${s.name}`).join(', ')} (the only edge up)`,
+  );
+}
+
 // ---- the run ------------------------------------------------------------------------------
 
 const started = performance.now();
@@ -597,19 +849,21 @@ try {
         NODE_IMAGE: process.env.NODE_IMAGE || 'node:24-bookworm-slim',
         REDIS_IMAGE: process.env.REDIS_IMAGE || 'redis:7-bookworm',
         POSTGRES_IMAGE: process.env.POSTGRES_IMAGE || 'postgres:15-bookworm',
+        HAPROXY_IMAGE: process.env.HAPROXY_IMAGE || 'haproxy:2.6-bookworm',
       };
     }
     const script = join(ROOT, 'scripts/build-offline-images.sh');
     await run('bash', [script], { timeoutMs: 20 * 60_000, show: (line) => line || null });
     const printed = parseEnv((await run('bash', [script, '--print-env'])).stdout);
     check(
-      printed.NODE_IMAGE && printed.REDIS_IMAGE && printed.POSTGRES_IMAGE,
+      printed.NODE_IMAGE && printed.REDIS_IMAGE && printed.POSTGRES_IMAGE && printed.HAPROXY_IMAGE,
       'build-offline-images.sh --print-env printed no images',
     );
     return {
       NODE_IMAGE: printed.NODE_IMAGE,
       REDIS_IMAGE: printed.REDIS_IMAGE,
       POSTGRES_IMAGE: printed.POSTGRES_IMAGE,
+      HAPROXY_IMAGE: printed.HAPROXY_IMAGE,
     };
   });
 
@@ -619,10 +873,16 @@ try {
     const music = join(folder, 'music');
     await mkdir(music);
     const ports = new Set<number>();
-    while (ports.size < 3) ports.add(await freePort());
-    const [streamPort, webPort, ctlPort] = [...ports] as [number, number, number];
+    while (ports.size < 4) ports.add(await freePort());
+    const [streamPort, webPort, ctlPort, scalePort] = [...ports] as [
+      number,
+      number,
+      number,
+      number,
+    ];
     streamBase = `http://127.0.0.1:${streamPort}`;
     webBase = `http://127.0.0.1:${webPort}`;
+    scaleBase = `http://127.0.0.1:${scalePort}`;
     controlPort = ctlPort;
 
     // What an operator does: copy .env.example, replace every CHANGE_ME value.
@@ -637,9 +897,13 @@ try {
       WEB_PUBLISH_PORT: String(webPort),
       CONTROL_PUBLISH_PORT: String(ctlPort),
       PUBLIC_STREAM_URL: `http://localhost:${streamPort}`,
+      EDGES: String(EDGES),
+      SCALE_PUBLISH_PORT: String(scalePort),
+      SCALE_PUBLIC_URL: `http://localhost:${scalePort}`,
       NODE_IMAGE: images.NODE_IMAGE as string,
       REDIS_IMAGE: images.REDIS_IMAGE as string,
       POSTGRES_IMAGE: images.POSTGRES_IMAGE as string,
+      HAPROXY_IMAGE: images.HAPROXY_IMAGE as string,
     };
     const env = envFrom(example, {
       ...Object.fromEntries(placeholders.map(([key]) => [key, secret()])),
@@ -654,7 +918,9 @@ try {
     const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
     const tracks = await generateDemoLibrary(music, { ffmpegPath: ffmpeg.path });
     note(`${folder}: ${tracks.length} demo tracks, ${placeholders.length} secrets generated`);
-    note(`ports: stream ${streamPort}, web ${webPort}, control 127.0.0.1:${ctlPort}`);
+    note(
+      `ports: stream ${streamPort}, web ${webPort}, control 127.0.0.1:${ctlPort}, balancer ${scalePort}`,
+    );
   });
 
   await stage('docker-compose up -d --build', async () => {
@@ -893,6 +1159,79 @@ try {
     const onAir = await control('request.on_air');
     note(`/radio.mp3: ffprobe ${probed}, ${bytes} bytes read; on air: ${onAir[0] ?? '(nothing)'}`);
   });
+
+  const edges = await stage(
+    `scale profile: --profile scale up -d, ${EDGES} edges and the balancer healthy`,
+    async () => {
+      const [origin] = await containersOf('stream');
+      const shown = /^(Building edge$|Successfully tagged|Creating |Recreating |Starting |^ERROR)/;
+      await compose(['--profile', 'scale', 'up', '-d'], {
+        timeoutMs: 10 * 60_000,
+        show: (line) => {
+          const built = /^ ---> ([0-9a-f]{12})$/.exec(line);
+          if (built) builtIds.push(built[1] as string);
+          return shown.test(line) ? line : null;
+        },
+      });
+      let last = '';
+      const edges = await waitFor(
+        `${EDGES} edges and the balancer healthy`,
+        async () => {
+          const edges = await containersOf('edge');
+          const lb = await containersOf('lb');
+          const line = describeContainers([...edges, ...lb]);
+          if (line !== last) note(line);
+          last = line;
+          const healthy = [...edges, ...lb].every((c) => c.health === 'healthy');
+          return edges.length === EDGES && lb.length === 1 && healthy && edges;
+        },
+        HEALTH_TIMEOUT_S * 1000,
+        1000,
+      );
+      const [originNow] = await containersOf('stream');
+      check(originNow?.id === origin?.id, 'the scale profile recreated the origin (stream)');
+      const up = await waitFor(
+        `the balancer seeing ${EDGES} edges up`,
+        async () => {
+          const servers = await balancerServers();
+          const up = servers.filter((server) => server.status === 'UP');
+          return up.length === EDGES && up;
+        },
+        60_000,
+        1000,
+      );
+      const reporting = await waitFor(
+        `the origin hearing from ${EDGES} edges`,
+        async () => {
+          const reported = await originEdges();
+          return reported.length === EDGES && reported;
+        },
+        60_000,
+        500,
+      );
+      note(`EDGES=${EDGES}: ${edges.map((edge) => edge.name).join(', ')}; origin left as it was`);
+      note(
+        `balancer: ${up.map((server) => server.name).join(', ')} UP (of 10 slots); the origin lists ${reporting.map((edge) => edge.node).join(', ')}`,
+      );
+      return edges;
+    },
+  );
+
+  await stage(
+    `scale: ${SCALE_LISTENERS} listeners through the balancer on both edges, one edge stopped`,
+    async () => {
+      const listeners = Array.from(
+        { length: SCALE_LISTENERS },
+        () => new StreamListener(`${scaleBase}/radio.mp3`),
+      );
+      try {
+        for (const listener of listeners) listener.start();
+        await moveListeners(listeners, edges);
+      } finally {
+        await Promise.all(listeners.map((listener) => listener.stop()));
+      }
+    },
+  );
 
   await stage('docker-compose down -v', async () => {
     if (keep) {
