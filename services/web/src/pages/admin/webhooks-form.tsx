@@ -36,7 +36,7 @@ export function WebhookForm({
 }) {
   const [fields, setFields] = useState(initial);
   const { busy, error, setError, run } = useSubmit();
-  const ids = { name: useId(), url: useId(), format: useId(), events: useId() };
+  const ids = { name: useId(), url: useId(), format: useId() };
 
   const toggle = (name: WebhookEventName, on: boolean) =>
     setFields((previous) => ({
@@ -78,7 +78,7 @@ export function WebhookForm({
           onChange={(e) => setFields({ ...fields, url: e.target.value })}
         />
       </div>
-      <fieldset className="field" aria-describedby={ids.events}>
+      <fieldset className="field-set">
         <legend>Events</legend>
         {WEBHOOK_EVENTS.map((event) => (
           <label key={event.name} className="checkbox">

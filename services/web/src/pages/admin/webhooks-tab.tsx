@@ -33,6 +33,25 @@ function SecretDialog({ secret, onClose }: { secret: string | null; onClose: () 
   );
 }
 
+/** What a receiver gets, in short; the README has the whole of it. */
+function Signing() {
+  return (
+    <section className="card" aria-labelledby="signing-heading">
+      <h2 id="signing-heading">What a receiver gets</h2>
+      <p>
+        A <code>POST</code> with <code>{'{event, timestamp, data}'}</code> (or a Discord message),
+        and the headers <code>X-Radio-Event</code>, <code>X-Radio-Timestamp</code> and{' '}
+        <code>X-Radio-Signature: sha256=…</code>: the HMAC-SHA256 of <code>timestamp.body</code>{' '}
+        with the webhook's secret.
+      </p>
+      <p className="muted">
+        Failed deliveries are retried with growing pauses for 24 hours. Addresses of the station's
+        own services (loopback, link-local, the stream server, the compose services) are refused.
+      </p>
+    </section>
+  );
+}
+
 function EditWebhook({
   webhook,
   onSaved,
@@ -129,7 +148,7 @@ export function WebhooksTab() {
 
   return (
     <>
-      <div className="split wide-first">
+      <div className="stack">
         <section className="card" aria-labelledby="webhooks-heading">
           <h2 id="webhooks-heading">Webhooks</h2>
           {webhooks.error ? (
@@ -216,16 +235,19 @@ export function WebhooksTab() {
             </div>
           ) : null}
         </section>
-        <CreateWebhook
-          onCreated={(webhook, newSecret) => {
-            toast(`Added ${webhook.name}.`);
-            webhooks.reload();
-            setSelected(webhook.id);
-            setSecret(newSecret);
-          }}
-        />
+        {shown ? <WebhookDeliveries webhook={shown} version={sent} /> : null}
+        <div className="split even">
+          <CreateWebhook
+            onCreated={(webhook, newSecret) => {
+              toast(`Added ${webhook.name}.`);
+              webhooks.reload();
+              setSelected(webhook.id);
+              setSecret(newSecret);
+            }}
+          />
+          <Signing />
+        </div>
       </div>
-      {shown ? <WebhookDeliveries webhook={shown} version={sent} /> : null}
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />
       <EditWebhook
         webhook={editing}
