@@ -31,6 +31,7 @@ const VALID_BODIES: Record<string, object> = {
   'put /api/radio/playlists/{id}/tracks': { itemIds: [] },
   'post /api/radio/playlists/{id}/play': {},
   'patch /api/radio/tracks/{id}/tags': { title: 'renamed' },
+  'patch /api/radio/webhooks/{id}': { enabled: false },
 };
 
 describe.each(ROUTE_SETUPS)('every route ($dialect, sessions in $sessions)', (setup) => {
