@@ -1,9 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { errorBody, uploadError } from './upload-errors.ts';
 
@@ -53,29 +51,39 @@ export class UploadStore extends FileStore {
     return join(this.directory, id);
   }
 
+  /**
+   * Appends the body at `offset`. A full disk does not cut the request: the rest of the body
+   * is read and dropped, so the client (a browser's XHR included) gets the 507 instead of a
+   * reset connection; tus then drops the upload (see the endpoint's error answer).
+   */
   override async write(
     readable: IncomingMessage | Readable,
     id: string,
     offset: number,
   ): Promise<number> {
-    const target = this.pathOf(id);
-    let received = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        received += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const file = await open(this.pathOf(id), 'r+');
+    let position = offset;
+    let full = false;
     try {
-      // flags r+: the file exists from the creation; writes go on from the offset.
-      await pipeline(readable, count, createWriteStream(target, { flags: 'r+', start: offset }));
+      for await (const chunk of readable as AsyncIterable<Buffer>) {
+        if (full) continue;
+        try {
+          await file.write(chunk, 0, chunk.length, position);
+          position += chunk.length;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+          full = true;
+        }
+      }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw DISK_FULL;
       // A limit or an abort from tus passes through as tus sent it.
       if (typeof (error as Partial<TusError>).status_code === 'number') throw error;
       throw WRITE_FAILED;
+    } finally {
+      await file.close();
     }
-    return offset + received;
+    if (full) throw DISK_FULL;
+    return position;
   }
 
   /** Drops an upload (its bytes and its info file); nothing to do if it is gone already. */
