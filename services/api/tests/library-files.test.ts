@@ -53,7 +53,6 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
       );
     }
     station = await startLibraryScheduler(t);
-    await station.bus.request('player.stop', {});
     ({ dj, listener } = await loginAll(t));
     const list = await listener.get(`${BASE}/tracks`).query({ limit: 200 });
     for (const track of list.body.items as TrackBody[]) ids.set(track.path, track.id);

@@ -33,6 +33,8 @@ export async function startLibraryScheduler(
     { db, bus, logger },
   );
   await scheduler.start();
+  // Nothing needs to be heard: no decoding beside the tests.
+  await bus.request('player.stop', {});
   return {
     scheduler,
     bus,
