@@ -87,7 +87,7 @@ describe.each<Dialect>(['sqlite', 'postgres'])('webhooks across api processes (%
   });
 
   it('queues each event once per webhook and sends each delivery once', async () => {
-    const [first, second] = await Promise.all(
+    const hooks = await Promise.all(
       [receiver.url, receiver.url].map((url, i) =>
         db.db
           .insertInto('webhooks')
@@ -111,7 +111,7 @@ describe.each<Dialect>(['sqlite', 'postgres'])('webhooks across api processes (%
       const all = await db.db.selectFrom('webhook_deliveries').selectAll().execute();
       return all.length === 20 && all.every((row) => row.status === 'delivered') && all;
     });
-    for (const hook of [first, second]) {
+    for (const hook of hooks) {
       const titles = rows
         .filter((row) => row.webhook_id === hook.id)
         .map((row) => JSON.parse(row.payload).data.title)
