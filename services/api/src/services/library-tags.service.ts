@@ -5,7 +5,8 @@ import type { BulkFailure, TagEdit } from '../dtos/library.dto.ts';
 import { toTrackDto } from '../dtos/mappers.ts';
 import type { TrackDto } from '../dtos/tracks.dto.ts';
 import { ApiError } from '../errors.ts';
-import { type CoverType, type TagChanges, writeCover, writeTags } from '../library/tag-writer.ts';
+import type { CoverType, TagChanges } from '../library/tag-changes.ts';
+import { writeCover, writeTags } from '../library/tag-writer.ts';
 import type { TrackFiles } from '../library/track-files.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 
