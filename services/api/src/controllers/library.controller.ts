@@ -76,7 +76,7 @@ export function libraryController(
       summary: "Replace a track's cover picture",
       description:
         'The body is the picture itself, `Content-Type: image/jpeg` or `image/png`, up to 10 MB. ' +
-        'Written into MP3, FLAC and M4A files (Ogg and Opus: 415).',
+        'Written into the file: an attached picture (MP3, FLAC, M4A) or METADATA_BLOCK_PICTURE (Ogg, Opus).',
       access: 'dj',
       params: trackIdParams,
       consumes: { contentType: 'image/jpeg', description: 'the picture, image/jpeg or image/png' },
