@@ -101,7 +101,3 @@ export interface WebhookBody {
   timestamp: string;
   data: unknown;
 }
-
-export function isWebhookEvent(name: string): name is WebhookEventName {
-  return (WEBHOOK_EVENTS as readonly string[]).includes(name);
-}

@@ -30,12 +30,14 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 /**
  * POSTs one body. 2xx is a success; anything else, a network error or no answer within
  * `timeoutMs` (headers and body together) is a failure to retry. Redirects are not followed.
+ * `signal` gives up at once (the api is stopping).
  */
 export function sendWebhook(
   target: CheckedTarget,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<SendResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
@@ -58,10 +60,15 @@ export function sendWebhook(
       lookup: pinnedLookup(target),
       agent: false,
     });
-    const timer = setTimeout(() => {
-      finish({ ok: false, statusCode: null, error: `no answer within ${timeoutMs} ms` });
+    const giveUp = (error: string) => {
+      finish({ ok: false, statusCode: null, error });
       req.destroy();
-    }, timeoutMs);
+    };
+    const timer = setTimeout(() => giveUp(`no answer within ${timeoutMs} ms`), timeoutMs);
+    const onAbort = () => giveUp('the api stopped');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    req.on('close', () => signal.removeEventListener('abort', onAbort));
     req.on('response', (res) => {
       const statusCode = res.statusCode ?? 0;
       let read = 0;

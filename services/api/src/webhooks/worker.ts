@@ -46,6 +46,8 @@ export class DeliveryWorker {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = true;
+  /** Aborts the attempts under way when the worker stops. */
+  #stopping = new AbortController();
 
   constructor(
     repo: WebhooksRepository,
@@ -61,13 +63,19 @@ export class DeliveryWorker {
 
   start(): void {
     this.#stopped = false;
+    this.#stopping = new AbortController();
     this.#timer = setInterval(() => this.kick(), this.#options.pollMs);
     this.#timer.unref();
     this.kick();
   }
 
+  /**
+   * Stops claiming and drops the attempts under way unrecorded: their claims run out and any
+   * api process (this one after a restart) sends them again.
+   */
   stop(): void {
     this.#stopped = true;
+    this.#stopping.abort();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
@@ -129,7 +137,8 @@ export class DeliveryWorker {
     try {
       const job = await this.#repo.job(id);
       if (!job) return;
-      const result = await this.attempt(job);
+      const result = await this.#attempt(job);
+      if (this.#stopping.signal.aborted) return;
       await this.#repo.settle(id, this.#outcome(job.delivery, result, true));
     } catch (error) {
       this.#log.warn({ err: error, delivery: id }, 'webhook delivery not recorded');
@@ -137,7 +146,7 @@ export class DeliveryWorker {
   }
 
   /** One attempt of a claimed delivery: checks the URL again, signs, sends. */
-  async attempt(job: DeliveryJob): Promise<SendResult & { refused?: boolean }> {
+  async #attempt(job: DeliveryJob): Promise<SendResult & { refused?: boolean }> {
     const { webhook, delivery } = job;
     let target: Awaited<ReturnType<SsrfGuard['check']>>;
     try {
@@ -152,7 +161,13 @@ export class DeliveryWorker {
         ? JSON.stringify(discordMessage(JSON.parse(delivery.payload) as WebhookBody))
         : delivery.payload;
     const headers = signedHeaders(webhook.secret, delivery.event, body, new Date());
-    const result = await sendWebhook(target, headers, body, this.#options.timeoutMs);
+    const result = await sendWebhook(
+      target,
+      headers,
+      body,
+      this.#options.timeoutMs,
+      this.#stopping.signal,
+    );
     this.#log.debug(
       { webhook: webhook.id, delivery: delivery.id, event: delivery.event, ...result },
       'webhook attempt',
@@ -168,7 +183,6 @@ export class DeliveryWorker {
   ): WebhookDeliveryUpdate {
     const now = Date.now();
     const recorded = {
-      attempts: delivery.attempts,
       last_status_code: result.statusCode,
       last_error: result.error,
       latency_ms: result.latencyMs,
@@ -191,7 +205,7 @@ export class DeliveryWorker {
 
   /** A test send: one attempt now, recorded, never retried. */
   async sendOnce(job: DeliveryJob): Promise<WebhookDelivery | undefined> {
-    const result = await this.attempt(job);
+    const result = await this.#attempt(job);
     return this.#repo.settle(job.delivery.id, this.#outcome(job.delivery, result, false));
   }
 }
