@@ -57,7 +57,8 @@ export const nowPlayingSchema = z.object({
   duration: seconds.nullable(),
   /** When the track started on air (audio time, not decode time). */
   startedAt: epochMs,
-  source: trackSourceSchema,
+  /** `live`: a DJ on the live input (its title, the DJ's name as artist, no track). */
+  source: z.enum([...trackSourceSchema.options, 'live']),
 });
 export type NowPlaying = z.infer<typeof nowPlayingSchema>;
 

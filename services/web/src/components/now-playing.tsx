@@ -14,6 +14,7 @@ const SOURCE_LABEL: Record<NowPlayingData['source'], string> = {
   rotation: 'Rotation',
   playlist: 'Playlist',
   new: 'New in the library',
+  live: 'Live',
 };
 
 /** Whether the track has cover art: only a signed-in user may ask (the cover route needs a session). */

@@ -17,6 +17,7 @@ const KIND_LABEL: Record<TrackSource, string> = {
   rotation: 'rotation',
   playlist: 'playlist',
   new: 'new',
+  live: 'live',
 };
 
 const STATE_LABEL: Record<PlaybackState, string> = {
