@@ -4,7 +4,9 @@ import type { Express } from 'express';
 import { BASE_PATH, buildApp } from './app.ts';
 import { ApiStateError } from './errors.ts';
 import { closeServer, createHttpServer, listen } from './http/http-server.ts';
+import type { GoLiveSockets } from './live/go-live-socket.ts';
 import { type ApiOptions, type ResolvedApiOptions, resolveApiOptions } from './options.ts';
+import { loadUser } from './sessions/load-user.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
 import {
   type ApiDeps,
@@ -35,6 +37,7 @@ interface ApiParts {
   sessions: Sessions;
   services: Services;
   app: Express;
+  goLive: GoLiveSockets;
 }
 
 function ignoreError(): void {}
@@ -55,6 +58,7 @@ class ApiService implements Api {
     this.#parts = parts;
     this.app = parts.app;
     this.#server = createHttpServer(parts.app);
+    this.#server.on('upgrade', parts.goLive.upgrade);
   }
 
   get port(): number {
@@ -105,8 +109,10 @@ class ApiService implements Api {
   async #shutdown(): Promise<void> {
     if (this.#starting) await this.#starting.catch(ignoreError);
     const { sessions, services } = this.#parts;
-    // Event streams first: they never end on their own and would hold the server open.
+    // Event streams and go-live sockets first: they never end on their own and would hold
+    // the server open.
     services.events.close();
+    this.#parts.goLive.close();
     if (this.#server.listening) await closeServer(this.#server);
     this.#stopServices?.();
     services.counters.close();
@@ -145,5 +151,6 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
     routes: registerRoutes(services, sessions.settings, BASE_PATH),
     streamed: (auth) => services.uploads.endpoint.router(auth),
   });
-  return new ApiService({ options, log, bus: deps.bus, sessions, services, app });
+  const goLive = services.live.sockets([sessions.middleware, loadUser(sessions.users)]);
+  return new ApiService({ options, log, bus: deps.bus, sessions, services, app, goLive });
 }

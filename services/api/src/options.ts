@@ -82,6 +82,8 @@ export interface ApiOptions {
   scryptCost?: number | undefined;
   /** Webhook delivery and event settings; see WebhookOptions for each default. */
   webhooks?: WebhookOptions | undefined;
+  /** LIVE_URL: the scheduler's live input, where the browser's go-live is relayed. */
+  liveUrl?: string | undefined;
 }
 
 export interface CookieSettings {
@@ -120,6 +122,7 @@ export interface ResolvedApiOptions {
   sessionCacheMs: number;
   scryptCost: number;
   webhooks: ResolvedWebhookOptions;
+  liveUrl: string;
 }
 
 const MB = 1024 * 1024;
@@ -140,8 +143,9 @@ function checkUrls(options: ApiOptions): void {
   for (const [name, url] of [
     ['streamUrl', options.streamUrl],
     ['publicStreamUrl', options.publicStreamUrl],
+    ['liveUrl', options.liveUrl],
   ] as const) {
-    if (url === undefined && name === 'publicStreamUrl') continue;
+    if (url === undefined && name !== 'streamUrl') continue;
     if (!URL.canParse(url ?? '')) throw new TypeError(`createApi: ${name} is not a URL: ${url}`);
   }
 }
@@ -208,6 +212,7 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     sessionCacheMs: options.sessionCacheMs ?? 5000,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     webhooks: resolveWebhookOptions(options.webhooks),
+    liveUrl: options.liveUrl ?? 'http://127.0.0.1:8005',
   };
 }
 
@@ -232,7 +237,7 @@ export function apiOptionsFromConfig(
     | 'ADMIN_USER'
     | 'ADMIN_PASSWORD'
   > &
-    Partial<Pick<ConfigOf<typeof apiSpec>, 'FFMPEG_PATH'>>,
+    Partial<Pick<ConfigOf<typeof apiSpec>, 'FFMPEG_PATH' | 'LIVE_URL'>>,
 ): ApiOptions {
   return {
     host: config.API_HOST,
@@ -245,6 +250,7 @@ export function apiOptionsFromConfig(
     maxUploadBytes: config.MAX_UPLOAD_MB * MB,
     trashDays: config.TRASH_DAYS,
     ffmpegPath: config.FFMPEG_PATH,
+    liveUrl: config.LIVE_URL,
     trustProxy: config.TRUST_PROXY,
     registrationOpen: config.REGISTRATION === 'open',
     // With registration open the first user to register becomes admin; a closed station

@@ -11,8 +11,10 @@ import {
 import { SchedulerClient } from './clients/scheduler-client.ts';
 import { adminController } from './controllers/admin.controller.ts';
 import { authController } from './controllers/auth.controller.ts';
+import { djAccountsController } from './controllers/dj-accounts.controller.ts';
 import { eventsController } from './controllers/events.controller.ts';
 import { libraryController } from './controllers/library.controller.ts';
+import { liveController } from './controllers/live.controller.ts';
 import { openApiController } from './controllers/openapi.controller.ts';
 import { playerController } from './controllers/player.controller.ts';
 import { playlistsController } from './controllers/playlists.controller.ts';
@@ -23,6 +25,7 @@ import { uploadsController } from './controllers/uploads.controller.ts';
 import { usersController } from './controllers/users.controller.ts';
 import { webhooksController } from './controllers/webhooks.controller.ts';
 import { TrackFiles } from './library/track-files.ts';
+import { createLive, type Live } from './live/live.ts';
 import type { ResolvedApiOptions } from './options.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
 import { HistoryRepository } from './repositories/history.repository.ts';
@@ -110,6 +113,7 @@ export interface Services {
   trash: TrashService;
   webhooks: Webhooks;
   uploads: Uploads;
+  live: Live;
 }
 
 function createAuthService(
@@ -218,6 +222,16 @@ export function createServices(
       { ...options.webhooks, streamUrl: options.streamUrl },
       { db, bus, logger: componentLogger(deps.logger, 'webhooks') },
     ),
+    live: createLive(
+      {
+        basePath: BASE_PATH,
+        liveUrl: options.liveUrl,
+        dataDir: options.dataDir,
+        allowedOrigins: options.allowedOrigins,
+        scryptCost: options.scryptCost,
+      },
+      { db, bus, users, scheduler, logger: componentLogger(deps.logger, 'live') },
+    ),
     uploads: createUploads(
       options,
       { db, audit: repositories.audit, logger: deps.logger },
@@ -282,6 +296,8 @@ export function registerRoutes(
   trashController(routes, services.trash);
   webhooksController(routes, services.webhooks.service);
   uploadsController(routes, services.uploads.admin);
+  djAccountsController(routes, services.live);
+  liveController(routes, services.live);
   playlistsController(routes, services.playlists);
   playerController(routes, services.player);
   adminController(routes, services.admin);

@@ -9,11 +9,14 @@ export function eventsController(routes: ApiRouter, events: LiveEvents): void {
       summary: 'Live events (Server-Sent Events)',
       description:
         'First the current state (player.state, player.now-playing, queue.changed, stream.listeners, ' +
-        'library.scan, library.analysis, each when known), then `ready`, then every change as it ' +
+        'library.scan, library.analysis, live.state, each when known), then `ready`, then every change as it ' +
         'happens: player.now-playing, player.state, queue.changed, stream.listeners, stream.source, ' +
         'library.scan, library.changed, library.analysis (progress of the loudness and cue ' +
         'analysis, at most once a second while it runs), playout.dead_air (the dead-air guard ' +
-        'skipped a silent track: silentSeconds, trackId, title, action). player.state carries ' +
+        'skipped a silent track: silentSeconds, trackId, title, action), live.state (who is on air, ' +
+        'who waits, silent, recording; also in the first state), live.connected, ' +
+        'live.disconnected, live.silent and live.resumed ({dj: {id, name}, mount, at}). ' +
+        'player.state carries ' +
         '`fallback` {reason, message} while the mounts play the fallback instead of music. ' +
         '`data` is the JSON payload of the bus event.',
       access: 'public',

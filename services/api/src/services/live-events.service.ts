@@ -13,6 +13,11 @@ export const RELAYED_EVENTS = [
   'library.changed',
   'library.analysis',
   'playout.dead_air',
+  'live.connected',
+  'live.disconnected',
+  'live.silent',
+  'live.resumed',
+  'live.state',
 ] as const satisfies readonly EventType[];
 
 /** State keys sent first to every new client, under the name of the event that updates them. */
@@ -23,6 +28,7 @@ const SNAPSHOT: ReadonlyArray<[StateKey, EventType]> = [
   ['listeners', 'stream.listeners'],
   ['library-scan', 'library.scan'],
   ['library-analysis', 'library.analysis'],
+  ['live-state', 'live.state'],
 ];
 
 export interface LiveEventsOptions {
