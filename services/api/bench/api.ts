@@ -22,9 +22,12 @@
  * as embedded mode does. A small command handler on the same bus answers player.status and
  * queue.list as the scheduler would.
  *
+ * Then the upload rows (bench/uploads.ts): tus throughput, CPU and RSS of the station process
+ * while 4 uploads of 200 MB run, and whether playout fell behind meanwhile.
+ *
  * Environment: BENCH_SECONDS (5 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
  * BENCH_CONCURRENCY (32), BENCH_TRACKS (10000), BENCH_DIALECTS (postgres,sqlite), BENCH_ROUTES
- * (e.g. tracks,player).
+ * (e.g. tracks,player,uploads).
  */
 import { type ChildProcess, execFile, fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -55,6 +58,7 @@ import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
 import { createApi } from '../src/index.ts';
 import { TracksRepository } from '../src/repositories/tracks.repository.ts';
 import { TrackSnapshot } from '../src/search/track-snapshot.ts';
+import { serveStation, UPLOAD_HEADER, uploadRows } from './uploads.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -538,6 +542,19 @@ async function cleanRedis(prefix: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (!ROUTES || ROUTES.some((word) => word !== 'uploads')) await httpRows();
+  if (!ROUTES || ROUTES.some((word) => 'uploads'.includes(word))) {
+    const uploads = await uploadRows();
+    console.log(
+      '\nUploads over tus into the embedded station (one process: stream, scheduler playing, api, web proxy), on loopback:\n',
+    );
+    printTable(UPLOAD_HEADER, uploads.rows);
+    for (const note of uploads.notes) console.log(note);
+  }
+}
+
+/** The wrk rows: the routes under load, on each dialect, and the search alone. */
+async function httpRows(): Promise<void> {
   requireWrk();
   const table: string[][] = [];
   const searchTable: string[][] = [];
@@ -624,6 +641,8 @@ function printTable(header: string[], rows: string[][]): void {
 
 if (process.argv[2] === '--serve') {
   await serve(JSON.parse(process.argv[3] as string) as ServeArgs);
+} else if (process.argv[2] === '--serve-station') {
+  await serveStation(process.argv[3] as string);
 } else {
   await main();
 }
