@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { componentLogger, type Logger, localUrl, RadioError, type Service } from '@radio/core';
 import { BUILD_COMMAND, DEFAULT_DIST_DIR } from './build.ts';
 import type { WebServerOptions } from './options.ts';
 import { type ApiProxy, createApiProxy } from './proxy.ts';
 import { StaticFiles, serveStatic } from './static.ts';
+import { createUpgradeProxy, type UpgradeProxy } from './upgrade-proxy.ts';
 
 export interface WebServerDeps {
   logger: Logger;
@@ -48,6 +50,7 @@ export class WebServer implements Service {
   readonly #distDir: string;
   readonly #log: Logger;
   readonly #proxy: ApiProxy;
+  readonly #upgrades: UpgradeProxy;
   readonly #server: Server;
   #files: StaticFiles | null = null;
   #address: AddressInfo | null = null;
@@ -59,7 +62,14 @@ export class WebServer implements Service {
     this.#distDir = options.distDir ?? DEFAULT_DIST_DIR;
     this.#log = componentLogger(deps.logger, 'web');
     this.#proxy = createApiProxy({ target: options.apiUrl, logger: this.#log });
+    this.#upgrades = createUpgradeProxy({ target: options.apiUrl, logger: this.#log });
     this.#server = createServer((req, res) => this.#handle(req, res));
+    // The go-live WebSocket: upgrades under /api go to the api, any other is refused.
+    this.#server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const pathname = (req.url ?? '').split('?')[0] ?? '';
+      if (isApiPath(pathname)) this.#upgrades.upgrade(req, socket, head);
+      else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    });
   }
 
   /** Valid once started. */
@@ -113,6 +123,7 @@ export class WebServer implements Service {
 
   #stop(): Promise<void> {
     this.#proxy.close();
+    this.#upgrades.close();
     if (!this.#server.listening) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const force = setTimeout(() => this.#server.closeAllConnections(), CLOSE_GRACE_MS);

@@ -21,6 +21,9 @@ const ControlPage = lazy(() => import('./pages/control.tsx'));
 const TrashPage = lazy(() => import('./pages/trash.tsx'));
 const UploadPage = lazy(() => import('./pages/upload.tsx'));
 const AdminPage = lazy(() => import('./pages/admin.tsx'));
+const DjPage = lazy(() => import('./pages/dj.tsx'));
+const GoLivePage = lazy(() => import('./pages/go-live.tsx'));
+const RecordingsPage = lazy(() => import('./pages/recordings.tsx'));
 
 function NotFound() {
   useTitle('Not found');
@@ -108,6 +111,24 @@ function Page({ name, params }: { name: RouteName | null; params: Record<string,
       return (
         <Guard need="dj">
           <UploadPage />
+        </Guard>
+      );
+    case 'dj':
+      return (
+        <Guard need="dj">
+          <DjPage />
+        </Guard>
+      );
+    case 'golive':
+      return (
+        <Guard need="dj">
+          <GoLivePage />
+        </Guard>
+      );
+    case 'recordings':
+      return (
+        <Guard need="dj">
+          <RecordingsPage />
         </Guard>
       );
     case 'admin':

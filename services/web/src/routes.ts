@@ -10,6 +10,9 @@ export type RouteName =
   | 'control'
   | 'trash'
   | 'upload'
+  | 'dj'
+  | 'golive'
+  | 'recordings'
   | 'admin';
 
 /** Every page of the app by name; the first pattern that matches wins. */
@@ -23,6 +26,9 @@ export const ROUTES: readonly RouteDef<RouteName>[] = [
   { name: 'control', pattern: '/control' },
   { name: 'trash', pattern: '/trash' },
   { name: 'upload', pattern: '/upload' },
+  { name: 'dj', pattern: '/dj' },
+  { name: 'golive', pattern: '/go-live' },
+  { name: 'recordings', pattern: '/recordings' },
   { name: 'admin', pattern: '/admin' },
   { name: 'admin', pattern: '/admin/:tab' },
 ];

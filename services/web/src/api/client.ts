@@ -1,6 +1,6 @@
 import { createHttp, type Http, type HttpOptions } from './http.ts';
 import type { BodyOf, QueryOf } from './paths.ts';
-import type { PlayMode, TagEdit, TrackQuery } from './types.ts';
+import type { LiveKickTarget, PlayMode, TagEdit, TrackQuery } from './types.ts';
 
 /*
  * The one place the app talks to the api: every call is a method named for what it does, on
@@ -153,6 +153,29 @@ function webhookCalls(http: Http) {
   };
 }
 
+/** Live shows: broadcast credentials, the live input, kicks, recordings. */
+function liveCalls(http: Http) {
+  return {
+    djAccounts: (signal?: Signal) => http.call('get', '/dj-accounts', { signal }),
+    createDjAccount: (account: BodyOf<'post', '/dj-accounts'>) =>
+      http.call('post', '/dj-accounts', { body: account }),
+    updateDjAccount: (userId: number, changes: BodyOf<'patch', '/dj-accounts/{userId}'>) =>
+      http.call('patch', '/dj-accounts/{userId}', { params: { userId }, body: changes }),
+    regenerateDjPassword: (userId: number) =>
+      http.call('post', '/dj-accounts/{userId}/password', { params: { userId } }),
+    deleteDjAccount: (userId: number) =>
+      http.call('delete', '/dj-accounts/{userId}', { params: { userId } }),
+    myDjAccount: (signal?: Signal) => http.call('get', '/dj/me', { signal }),
+    regenerateMyDjPassword: () => http.call('post', '/dj/me/password'),
+    live: (signal?: Signal) => http.call('get', '/live', { signal }),
+    kickLive: (target: LiveKickTarget) => http.call('post', '/live/kick', { body: { target } }),
+    recordings: (query: QueryOf<'get', '/recordings'> = {}, signal?: Signal) =>
+      http.call('get', '/recordings', { query, signal }),
+    recordingUrl: (id: number) => http.url('/recordings/{id}/file', { id }),
+    deleteRecording: (id: number) => http.call('delete', '/recordings/{id}', { params: { id } }),
+  };
+}
+
 export type ApiClientOptions = HttpOptions;
 
 export function createApiClient(options: ApiClientOptions = {}) {
@@ -167,6 +190,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     ...playerCalls(http),
     ...adminCalls(http),
     ...webhookCalls(http),
+    ...liveCalls(http),
   };
 }
 

@@ -11,6 +11,7 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'library.changed',
   'library.analysis',
   'playout.dead_air',
+  'live.state',
   'ready',
 ];
 

@@ -4,6 +4,7 @@ import type {
   LibraryAnalysis,
   LibraryScan,
   ListenerCounts,
+  LiveInput,
   NowPlaying,
   PlayerStateEvent,
   PlayerStatus,
@@ -50,6 +51,8 @@ export interface LiveState {
   sources: Record<string, boolean>;
   /** Goes up on every `library.changed`: pages that list tracks reload when it moves. */
   libraryVersion: number;
+  /** The live input (a DJ on air, one waiting); null until the scheduler has said. */
+  live: LiveInput | null;
 }
 
 export const MAX_SERIES = 720;
@@ -72,6 +75,7 @@ export function initialLiveState(): LiveState {
     recent: [],
     sources: {},
     libraryVersion: 0,
+    live: null,
   };
 }
 
@@ -111,6 +115,8 @@ export function reduceLive(state: LiveState, event: LiveEvent, now: number): Liv
       const player = state.player ? { ...state.player, receivedAt: 0 } : null;
       return { ...state, nowPlaying: event.payload, player, recent: recent.slice(0, MAX_RECENT) };
     }
+    case 'live.state':
+      return { ...state, live: event.payload };
     case 'player.state':
       return {
         ...state,

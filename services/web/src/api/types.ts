@@ -69,6 +69,16 @@ export type WebhookEventName = Webhook['events'][number];
 export type WebhookFormat = Webhook['format'];
 export type WebhookDelivery = ResponseOf<'get', '/webhooks/{id}/deliveries'>['items'][number];
 
+export type DjAccount = ResponseOf<'get', '/dj-accounts'>['items'][number];
+export type DjAccountWithPassword = ResponseOf<'post', '/dj-accounts'>;
+export type MyDjAccount = ResponseOf<'get', '/dj/me'>;
+export type LiveConnection = MyDjAccount['connection'];
+/** The live input: who is on air, who waits, silence, recording (`GET /live`, `live.state`). */
+export type LiveInput = ResponseOf<'get', '/live'>;
+export type LiveSource = NonNullable<LiveInput['onAir']>;
+export type LiveKickTarget = NonNullable<BodyOf<'post', '/live/kick'>['target']>;
+export type Recording = ResponseOf<'get', '/recordings'>['items'][number];
+
 export type ScanStatus = ResponseOf<'get', '/admin/library/scan'>;
 export type LibraryScan = NonNullable<ScanStatus['scan']>;
 export type LibraryAnalysis = NonNullable<ScanStatus['analysis']>;
@@ -125,6 +135,7 @@ export interface LiveEventMap {
   'library.changed': LibraryChanges;
   'library.analysis': LibraryAnalysis;
   'playout.dead_air': DeadAirEvent;
+  'live.state': LiveInput;
   ready: { at: number };
 }
 export type LiveEventName = keyof LiveEventMap;

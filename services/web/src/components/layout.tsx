@@ -71,6 +71,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <Link to="/trash" nav="prefix">
                 Trash
               </Link>
+              <Link to="/dj" nav="prefix">
+                DJ
+              </Link>
             </>
           ) : null}
           {hasRole(user, 'admin') ? (

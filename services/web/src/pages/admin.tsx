@@ -2,6 +2,7 @@ import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
 import { useTitle } from '../hooks/use-title.ts';
 import { AuditTab } from './admin/audit-tab.tsx';
+import { DjAccountsTab } from './admin/dj-accounts-tab.tsx';
 import { LibraryTab } from './admin/library-tab.tsx';
 import { ListenersTab } from './admin/listeners-tab.tsx';
 import { StoragePanel } from './admin/storage-panel.tsx';
@@ -16,6 +17,7 @@ const TABS = [
   { id: 'listeners', label: 'Listeners' },
   { id: 'audit', label: 'Audit log' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'djs', label: 'DJs' },
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string }) {
@@ -49,6 +51,7 @@ export default function AdminPage({ tab }: { tab: string }) {
       {current.id === 'listeners' ? <ListenersTab /> : null}
       {current.id === 'audit' ? <AuditTab /> : null}
       {current.id === 'webhooks' ? <WebhooksTab /> : null}
+      {current.id === 'djs' ? <DjAccountsTab /> : null}
     </section>
   );
 }

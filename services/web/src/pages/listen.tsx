@@ -3,6 +3,7 @@ import { api } from '../api/client.ts';
 import type { NowPlaying as NowPlayingData } from '../api/types.ts';
 import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
+import { LiveBadge } from '../components/live-badge.tsx';
 import { NowPlaying } from '../components/now-playing.tsx';
 import { ErrorMessage, Loading } from '../components/status.tsx';
 import { StreamPlayer } from '../components/stream-player.tsx';
@@ -115,6 +116,7 @@ export function ListenPage() {
       </h1>
       <FallbackBanner />
       <div className="hero card">
+        <LiveBadge />
         <NowPlaying />
         <div className="hero-player">
           {streaming.loading && !streaming.data ? <Loading label="Finding the streams…" /> : null}
