@@ -1218,8 +1218,13 @@ try {
   );
 
   await stage(
-    `scale: ${SCALE_LISTENERS} listeners through the balancer on both edges, one edge stopped`,
+    `scale: HLS and ${SCALE_LISTENERS} listeners through the balancer, one edge stopped`,
     async () => {
+      // A player's playlist and segment fetches must stay on one edge (its session and segment
+      // names are that edge's), or ffprobe finds segments missing.
+      const hls = await ffprobe(`${scaleBase}/hls/radio.m3u8`);
+      check(hls.codec === 'aac', `/hls/radio.m3u8 through the balancer: codec ${hls.codec}`);
+      note(`ffprobe /hls/radio.m3u8 through the balancer: ${hls.codec}`);
       const listeners = Array.from(
         { length: SCALE_LISTENERS },
         () => new StreamListener(`${scaleBase}/radio.mp3`),
