@@ -33,6 +33,8 @@ export class NowPlaying {
   #historyId: Promise<number | null> | null = null;
   #state: PlaybackState = 'playing';
   #fallback: PlayoutFallback | null = null;
+  /** A DJ on air: its title holds the mounts and now-playing until the AutoDJ is back. */
+  #live: { title: string; dj: string } | null = null;
   #tail: Promise<void> = Promise.resolve();
 
   constructor(options: NowPlayingOptions) {
@@ -48,12 +50,8 @@ export class NowPlaying {
   trackStarted(entry: QueueEntry, frame: number): void {
     const { track } = entry;
     const title = displayTitle(track);
-    for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
-    // Listeners hear it once it is through the encoders; the mean latency of the mounts.
-    const latency =
-      this.#options.mounts.reduce((sum, mount) => sum + mount.latencySeconds, 0) /
-      Math.max(1, this.#options.mounts.length);
-    const startedAt = Date.now() + Math.round(latency * 1000);
+    if (!this.#live) for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
+    const startedAt = this.#heardAt();
     const payload: NowPlayingPayload = {
       trackId: track.id,
       requestId: entry.requestId,
@@ -84,8 +82,42 @@ export class NowPlaying {
         return null;
       });
     this.#historyId = history;
-    this.#publish((bus) => bus.publishState('player.now-playing', payload));
+    if (!this.#live) this.#publish((bus) => bus.publishState('player.now-playing', payload));
     this.#publishState();
+  }
+
+  /**
+   * A DJ is heard from global frame `frame` (`live`: its title on every mount, and
+   * `player.now-playing` with source `live`), or the AutoDJ is back (null: the title of the
+   * track it goes on with, and its now-playing again).
+   */
+  liveChanged(live: { title: string; dj: string } | null, frame: number): void {
+    this.#live = live;
+    const current = this.#current;
+    const title = live?.title ?? (current ? displayTitle(current) : null);
+    if (title !== null) for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
+    const payload: NowPlayingPayload | null = live
+      ? {
+          trackId: null,
+          requestId: null,
+          path: null,
+          title: live.title,
+          artist: live.dj,
+          album: null,
+          duration: null,
+          startedAt: this.#heardAt(),
+          source: 'live',
+        }
+      : current;
+    if (payload) this.#publish((bus) => bus.publishState('player.now-playing', payload));
+  }
+
+  /** When listeners hear what is played now: through the encoders, the mounts' mean latency. */
+  #heardAt(): number {
+    const mounts = this.#options.mounts;
+    const latency =
+      mounts.reduce((sum, m) => sum + m.latencySeconds, 0) / Math.max(1, mounts.length);
+    return Date.now() + Math.round(latency * 1000);
   }
 
   trackEnded(entry: QueueEntry, reason: TrackEndReason): void {
@@ -116,12 +148,12 @@ export class NowPlaying {
     }
     const payload: NowPlayingPayload = { ...current, path, title, artist, album };
     this.#current = payload;
-    // While the fallback is on air the mounts carry its title; the track's own follows later.
-    if (this.#fallback === null) {
+    // While the fallback or a DJ is on air the mounts carry its title; the track's own follows.
+    if (this.#fallback === null && this.#live === null) {
       for (const mount of this.#options.mounts) mount.scheduleTitle(displayTitle(track), frame);
     }
     this.#log.info({ trackId: current.trackId, title: displayTitle(track) }, 'on-air tags changed');
-    this.#publish((bus) => bus.publishState('player.now-playing', payload));
+    if (!this.#live) this.#publish((bus) => bus.publishState('player.now-playing', payload));
   }
 
   /** Why the fallback is on air, or null. */
@@ -137,7 +169,8 @@ export class NowPlaying {
   fallbackChanged(fallback: PlayoutFallback | null, title: string | null, frame: number): void {
     if (fallback === null && this.#fallback === null) return;
     this.#fallback = fallback;
-    if (title !== null) for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
+    if (title !== null && !this.#live)
+      for (const mount of this.#options.mounts) mount.scheduleTitle(title, frame);
     this.#publishState();
   }
 

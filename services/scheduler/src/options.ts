@@ -37,7 +37,31 @@ export interface SchedulerOptions {
   deadAirSeconds?: number;
   /** FALLBACK_FILE: looped when nothing else can play (default: a generated station-ID chime). */
   fallbackFile?: string | undefined;
+  /** DATA_DIR: live shows are recorded under its `recordings/` (unset: not recorded). */
+  dataDir?: string | undefined;
+  /** The live input (unset: no live port). */
+  live?: LiveOptions | undefined;
 }
+
+export interface LiveOptions {
+  /** LIVE_HOST (default 127.0.0.1). */
+  host?: string;
+  /** LIVE_PORT (default 8005; 0 picks a free port). */
+  port?: number;
+  /** LIVE_FADE_SECONDS: the AutoDJ's fade at each handover (0-10, default 1). */
+  fadeSeconds?: number;
+  /** LIVE_SILENCE_SECONDS: a DJ silent this long hands back to the AutoDJ (2-300, default 15). */
+  silenceSeconds?: number;
+  /** A source that sends nothing for this long is dropped (default 10 s, as Icecast). */
+  idleTimeoutMs?: number;
+  /** A request head must be complete within this (default 10 s). */
+  headerTimeoutMs?: number;
+  /** Failed source logins per address before 429 (default 10 in 10 minutes). */
+  loginLimit?: { maxFailures: number; windowMs: number };
+}
+
+export type ResolvedLiveOptions = Required<Omit<LiveOptions, 'loginLimit'>> &
+  Pick<LiveOptions, 'loginLimit'>;
 
 export const DEFAULT_STATION: StationInfo = {
   name: 'Radio',
@@ -66,6 +90,31 @@ export interface ResolvedOptions {
   deadAirSeconds: number;
   /** Absolute. */
   fallbackFile: string | undefined;
+  dataDir: string | undefined;
+  live: ResolvedLiveOptions | null;
+}
+
+function resolveLive(live: LiveOptions | undefined): ResolvedLiveOptions | null {
+  if (!live) return null;
+  const resolved = {
+    host: live.host ?? '127.0.0.1',
+    port: live.port ?? 8005,
+    fadeSeconds: live.fadeSeconds ?? 1,
+    silenceSeconds: live.silenceSeconds ?? 15,
+    idleTimeoutMs: live.idleTimeoutMs ?? 10_000,
+    headerTimeoutMs: live.headerTimeoutMs ?? 10_000,
+    loginLimit: live.loginLimit,
+  };
+  if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535) {
+    throw invalid(`live.port must be 0-65535, got ${resolved.port}`);
+  }
+  if (!(resolved.fadeSeconds >= 0 && resolved.fadeSeconds <= 10)) {
+    throw invalid(`live.fadeSeconds must be 0-10, got ${resolved.fadeSeconds}`);
+  }
+  if (!(resolved.silenceSeconds >= 2 && resolved.silenceSeconds <= 300)) {
+    throw invalid(`live.silenceSeconds must be 2-300, got ${resolved.silenceSeconds}`);
+  }
+  return resolved;
 }
 
 function invalid(message: string): SchedulerError {
@@ -135,6 +184,8 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
     clockIntervalMs: options.clockIntervalMs ?? 50,
     deadAirSeconds,
     fallbackFile: options.fallbackFile === undefined ? undefined : resolve(options.fallbackFile),
+    dataDir: options.dataDir === undefined ? undefined : resolve(options.dataDir),
+    live: resolveLive(options.live),
   };
 }
 
@@ -154,6 +205,11 @@ export function schedulerOptionsFromConfig(
     | 'FFMPEG_PATH'
     | 'DEAD_AIR_SECONDS'
     | 'FALLBACK_FILE'
+    | 'DATA_DIR'
+    | 'LIVE_HOST'
+    | 'LIVE_PORT'
+    | 'LIVE_FADE_SECONDS'
+    | 'LIVE_SILENCE_SECONDS'
   >,
 ): SchedulerOptions {
   return {
@@ -168,5 +224,12 @@ export function schedulerOptionsFromConfig(
     ffmpegPath: config.FFMPEG_PATH,
     deadAirSeconds: config.DEAD_AIR_SECONDS,
     fallbackFile: config.FALLBACK_FILE,
+    dataDir: config.DATA_DIR,
+    live: {
+      host: config.LIVE_HOST,
+      port: config.LIVE_PORT,
+      fadeSeconds: config.LIVE_FADE_SECONDS,
+      silenceSeconds: config.LIVE_SILENCE_SECONDS,
+    },
   };
 }

@@ -4,11 +4,9 @@ import {
   type Bus,
   componentLogger,
   type EventType,
-  type LibraryScan,
   type Logger,
   locateFfmpeg,
   type PlayerStatus,
-  type Service,
 } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import { AmplifySetting } from './amplify-setting.ts';
@@ -23,11 +21,13 @@ import { PlayoutController, toQueueItem } from './controller.ts';
 import { SchedulerError } from './errors.ts';
 import type { LibraryChange } from './library/change-batch.ts';
 import { Library } from './library/library.ts';
+import type { AutoDj } from './live/air-mixer.ts';
+import { type LiveStation, openLive } from './live/live-station.ts';
 import { NowPlaying } from './now-playing.ts';
 import { followOnAirTags } from './on-air-tags.ts';
 import { Amplifier } from './operators/amplify.ts';
 import { type ResolvedOptions, resolveOptions, type SchedulerOptions } from './options.ts';
-import type { MountOutput, MountStatus } from './outputs/mount-output.ts';
+import type { MountOutput } from './outputs/mount-output.ts';
 import { StationOutputs } from './outputs/station-outputs.ts';
 import { BYTES_PER_FRAME, CHANNELS } from './pcm.ts';
 import { Clock } from './playout/clock.ts';
@@ -38,38 +38,11 @@ import { HistoryRepository } from './repositories/history-repository.ts';
 import { PlaylistRepository } from './repositories/playlist-repository.ts';
 import { SettingsRepository } from './repositories/settings-repository.ts';
 import { TrackRepository } from './repositories/track-repository.ts';
+import type { Scheduler, SchedulerDeps, SchedulerStatus } from './scheduler-types.ts';
 import { RequestIds } from './sources/queue-entry.ts';
 import { Upcoming } from './sources/upcoming.ts';
 
-export interface SchedulerDeps {
-  /** The database (`createDb(...)` handle or its Kysely instance), migrated. */
-  db: DbHandle | Db;
-  bus: Bus;
-  logger: Logger;
-}
-
-export interface SchedulerStatus {
-  readonly player: PlayerStatus;
-  readonly mounts: readonly MountStatus[];
-  readonly library: { readonly tracks: number; readonly lastScan: LibraryScan | null };
-  readonly controlPort: number;
-}
-
-export interface Scheduler extends Service {
-  /** Loads the library, starts playout, outputs, control port and bus handlers; resolves after the first full scan. */
-  start(): Promise<void>;
-  /**
-   * Stops everything in reverse order; every call returns the first call's promise. A closed
-   * scheduler is not restarted.
-   */
-  close(): Promise<void>;
-  /** The control port's TCP port (the real one when CONTROL_PORT was 0); 0 before start. */
-  readonly controlPort: number;
-  readonly controlHost: string;
-  /** The control port's command table, for components that add their own commands. */
-  readonly commands: CommandRegistry;
-  status(): SchedulerStatus;
-}
+export type { Scheduler, SchedulerDeps, SchedulerStatus } from './scheduler-types.ts';
 
 /** What the player is built from, made by the steps of start before it. */
 interface PlayerParts {
@@ -120,6 +93,7 @@ class SchedulerImpl implements Scheduler {
   #nowPlaying: NowPlaying | null = null;
   #controller: PlayoutController | null = null;
   #watch: OnAirWatch | null = null;
+  #live: LiveStation | null = null;
   #cleanups: (() => void)[] = [];
   #queueTimer: NodeJS.Timeout | null = null;
   #startedAt = Date.now();
@@ -142,6 +116,10 @@ class SchedulerImpl implements Scheduler {
 
   get controlHost(): string {
     return this.#options.controlHost;
+  }
+
+  get livePort(): number {
+    return this.#live?.port ?? 0;
   }
 
   async start(): Promise<void> {
@@ -216,7 +194,13 @@ class SchedulerImpl implements Scheduler {
       { player, upcoming, nowPlaying, ffmpegPath, options },
       { db: this.#db, bus: this.#bus, logger: this.#root },
     );
-    this.#startPlayout(player, this.#watch);
+    const watch = this.#watch;
+    const autoDj: AutoDj = (out, frames, at) => {
+      player.produce(out, frames, at);
+      watch.process(out, frames, at);
+    };
+    this.#live = await this.#openLive(autoDj, nowPlaying, ffmpegPath);
+    this.#startPlayout(this.#live?.produce ?? autoDj);
     await this.#startAnalysis(library, ffmpegPath);
     const control = await this.#startControl(controller, root);
     this.#cleanups.push(registerBusCommands(this.#bus, controller));
@@ -325,8 +309,17 @@ class SchedulerImpl implements Scheduler {
     return { player, nowPlaying };
   }
 
-  /** The playout: the clock pulls PCM from the player and hands the same block to every encoder. */
-  #startPlayout(player: Player, watch: OnAirWatch): void {
+  /** The live port, when configured: it decides block by block whether the AutoDJ is heard. */
+  async #openLive(autoDj: AutoDj, titles: NowPlaying, ffmpegPath: string) {
+    const { live, dataDir } = this.#options;
+    if (!live) return null;
+    const { commands } = this;
+    const parts = { db: this.#db, bus: this.#bus, logger: this.#root, commands };
+    return openLive({ ...parts, options: live, dataDir, ffmpegPath, titles, autoDj });
+  }
+
+  /** The playout: the clock pulls PCM from the air (AutoDJ or live) and hands every encoder the block. */
+  #startPlayout(produce: AutoDj): void {
     const maxBlockFrames = 4410;
     const block = new Float32Array(maxBlockFrames * CHANNELS);
     const outputs = this.#outputs;
@@ -336,8 +329,7 @@ class SchedulerImpl implements Scheduler {
       maxBlockFrames,
       onBlock: (frames, startFrame) => {
         try {
-          player.produce(block, frames, startFrame);
-          watch.process(block, frames, startFrame);
+          produce(block, frames, startFrame);
           // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
           const pcm = Buffer.from(new Uint8Array(block.buffer, 0, frames * BYTES_PER_FRAME));
           outputs?.write(pcm, startFrame);
@@ -382,6 +374,7 @@ class SchedulerImpl implements Scheduler {
         lastScan: this.#library?.lastScan() ?? null,
       },
       controlPort: this.controlPort,
+      livePort: this.livePort,
     };
   }
 
@@ -405,6 +398,7 @@ class SchedulerImpl implements Scheduler {
       }
     };
     await step('control', () => this.#control?.stop());
+    await step('live', () => this.#live?.close());
     await step('clock', () => this.#clock?.stop());
     await step('player', () => this.#player?.close());
     await step('fallback', () => this.#watch?.close());
