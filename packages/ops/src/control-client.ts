@@ -176,3 +176,31 @@ export function parsePlayoutStatus(answer: string): PlayoutStatus {
     deadAirSkips: Number.isNaN(skips) ? null : skips,
   };
 }
+
+/** The live input as `live.status` tells it: each source as the scheduler describes it. */
+export interface LiveStatus {
+  /** The DJ on air (name, since, format, bytes in, title); null while the AutoDJ is. */
+  onAir: string | null;
+  waiting: string[];
+  silent: boolean | null;
+  recording: boolean | null;
+}
+
+/**
+ * `live.status`: `on_air: …`, one `waiting: …` per waiting DJ (`none` when nobody), `silent:` and
+ * `recording:` lines. Unknown lines are ignored, as with playout.status.
+ */
+export function parseLiveStatus(answer: string): LiveStatus {
+  const status: LiveStatus = { onAir: null, waiting: [], silent: null, recording: null };
+  const flag = (value: string) => (value === 'true' ? true : value === 'false' ? false : null);
+  for (const line of answer.split('\n')) {
+    const match = /^\s*([a-z_]+):\s?(.*)$/.exec(line);
+    if (!match) continue;
+    const value = (match[2] as string).trim();
+    if (match[1] === 'on_air') status.onAir = /^none\b/.test(value) || value === '' ? null : value;
+    else if (match[1] === 'waiting' && value !== 'none' && value !== '') status.waiting.push(value);
+    else if (match[1] === 'silent') status.silent = flag(value);
+    else if (match[1] === 'recording') status.recording = flag(value);
+  }
+  return status;
+}

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import {
   controlCommand,
+  parseLiveStatus,
   parseMetadata,
   parseOnAir,
   parsePlayoutStatus,
@@ -131,6 +132,31 @@ describe('parsers', () => {
       onAir: null,
       fallback: null,
       deadAirSkips: null,
+    });
+  });
+
+  test('live.status: the DJ on air, who waits, silence and recording', () => {
+    expect(
+      parseLiveStatus(
+        'on_air: Ana (id 2) since 2026-11-25T01:00:00.000Z (5 s), format mp3, bytes in 1, title "Hi"\n' +
+          'waiting: Bo (id 3) since 2026-11-25T01:00:01.000Z (4 s), format ogg, bytes in 2, title none\n' +
+          'silent: true\nrecording: false',
+      ),
+    ).toEqual({
+      onAir: 'Ana (id 2) since 2026-11-25T01:00:00.000Z (5 s), format mp3, bytes in 1, title "Hi"',
+      waiting: [
+        'Bo (id 3) since 2026-11-25T01:00:01.000Z (4 s), format ogg, bytes in 2, title none',
+      ],
+      silent: true,
+      recording: false,
+    });
+    expect(
+      parseLiveStatus('on_air: none (AutoDJ)\nwaiting: none\nsilent: false\nrecording: false'),
+    ).toEqual({
+      onAir: null,
+      waiting: [],
+      silent: false,
+      recording: false,
     });
   });
 

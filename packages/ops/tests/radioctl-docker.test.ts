@@ -319,6 +319,9 @@ describeDocker('radioctl against a real Docker engine', () => {
       expect(result.out).toContain('Now playing: Station - Jingle (0:05 / 0:30, request 0)');
       expect(result.out).toContain('Playout: playing, on air: track');
       expect(result.out).toContain('Dead-air skips: 1');
+      expect(result.out).toMatch(
+        /Live: DJ Ana \(id 2\) since .* bytes in 960000, title none \(recording\)/,
+      );
       expect(result.out).toMatch(/Queue: \d+ tracks?/);
       expect(result.out).toContain('Listeners: 4 on 3 mounts');
       expect(result.out).toMatch(/\/radio\.mp3\s+3\s+5\s+128\s+Station - Jingle/);
@@ -340,6 +343,12 @@ describeDocker('radioctl against a real Docker engine', () => {
         listeners: 4,
         queueLength: expect.any(Number),
         playout: { state: 'playing', onAir: 'track', fallback: null, deadAirSkips: 1 },
+        live: {
+          onAir: expect.stringMatching(/^DJ Ana/),
+          waiting: [],
+          silent: false,
+          recording: true,
+        },
         errors: { stream: null, scheduler: null },
       });
       expect(parsed.containers).toHaveLength(4);

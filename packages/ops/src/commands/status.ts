@@ -2,8 +2,10 @@ import type { CommandContext } from '../context.ts';
 import {
   type ControlAddress,
   controlCommand,
+  type LiveStatus,
   type OnAir,
   type PlayoutStatus,
+  parseLiveStatus,
   parseOnAir,
   parsePlayoutStatus,
   parseQueue,
@@ -109,12 +111,23 @@ async function playoutStatus(address: ControlAddress): Promise<PlayoutStatus | n
   }
 }
 
+/** `live.status`, or null from a scheduler without a live input (nothing to say then). */
+async function liveStatus(address: ControlAddress): Promise<LiveStatus | null> {
+  try {
+    return parseLiveStatus(await controlCommand(address, 'live.status'));
+  } catch (error) {
+    if (error instanceof OpsError && /unknown command/i.test(error.message)) return null;
+    throw error;
+  }
+}
+
 /** What `status` read from the running stack, each part with its value or why it is missing. */
 interface StackReport {
   mounts: Part<MountStatus[]>;
   onAir: Part<OnAir | null>;
   queue: Part<QueueEntry[]>;
   playout: Part<PlayoutStatus | null>;
+  live: Part<LiveStatus | null>;
 }
 
 /** Asks the stream server and the scheduler, on their published ports, at the same time. */
@@ -136,7 +149,7 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
         ? `${service} is not running`
         : `${service} has no published port reachable from here`,
   });
-  const [mounts, onAir, queue, playout] = await Promise.all([
+  const [mounts, onAir, queue, playout, live] = await Promise.all([
     streamAddress
       ? attempt(() => streamMounts(streamAddress))
       : unavailable(STREAM_SERVICE, stream),
@@ -155,8 +168,11 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
     controlAddress
       ? attempt(() => playoutStatus(controlAddress))
       : unavailable(SCHEDULER_SERVICE, scheduler),
+    controlAddress
+      ? attempt(() => liveStatus(controlAddress))
+      : unavailable(SCHEDULER_SERVICE, scheduler),
   ]);
-  return { mounts, onAir, queue, playout };
+  return { mounts, onAir, queue, playout, live };
 }
 
 function totalListeners(mounts: Part<MountStatus[]>): number | null {
@@ -164,7 +180,7 @@ function totalListeners(mounts: Part<MountStatus[]>): number | null {
 }
 
 function printJson(printer: Printer, stack: Stack, report: StackReport, now: number): void {
-  const { mounts, onAir, queue, playout } = report;
+  const { mounts, onAir, queue, playout, live } = report;
   printer.jsonValue({
     project: stack.project.name,
     containers: stack.containers.map((container) => containerRecord(container, now)),
@@ -172,11 +188,12 @@ function printJson(printer: Printer, stack: Stack, report: StackReport, now: num
     queueLength: queue.value?.length ?? null,
     queue: queue.value,
     playout: playout.value,
+    live: live.value,
     listeners: totalListeners(mounts),
     mounts: mounts.value,
     errors: {
       stream: mounts.error,
-      scheduler: onAir.error ?? queue.error ?? playout.error,
+      scheduler: onAir.error ?? queue.error ?? playout.error ?? live.error,
     },
   });
 }
@@ -208,6 +225,27 @@ function printPlayout(p: Printer, playout: Part<PlayoutStatus | null>): void {
       : `${status.state ?? 'unknown'}, on air: ${status.onAir ?? 'unknown'}`;
   p.line(`Playout: ${onAir}`);
   if (status.deadAirSkips !== null) p.line(`Dead-air skips: ${status.deadAirSkips}`);
+}
+
+/** Who is live on the scheduler's live input, when it has one. */
+function printLive(p: Printer, live: Part<LiveStatus | null>): void {
+  if (live.error !== null) {
+    p.line(`Live: ${p.colourOut('unavailable', 'yellow')} (${live.error})`);
+    return;
+  }
+  const status = live.value;
+  if (status === null) return;
+  if (status.onAir === null) p.line('Live: nobody (AutoDJ on air)');
+  else {
+    const notes = [
+      status.silent ? 'silent, AutoDJ covering' : '',
+      status.recording ? 'recording' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    p.line(`Live: ${p.colourOut(status.onAir, 'bold')}${notes ? ` (${notes})` : ''}`);
+  }
+  for (const waiting of status.waiting) p.line(`  waiting: ${waiting}`);
 }
 
 function printQueue(p: Printer, queue: Part<QueueEntry[]>): void {
@@ -259,6 +297,7 @@ function printText(p: Printer, stack: Stack, report: StackReport, now: number): 
   p.line();
   printOnAir(p, report.onAir);
   printPlayout(p, report.playout);
+  printLive(p, report.live);
   printQueue(p, report.queue);
   printListeners(p, report.mounts);
 }
