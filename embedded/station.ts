@@ -96,9 +96,16 @@ async function startServices(
       logger: loggerFor('scheduler'),
     }),
   );
+  // The api relays the browser's go-live to the live port this process opened (LIVE_PORT may be 0).
+  const liveHost = config.LIVE_HOST === '0.0.0.0' ? '127.0.0.1' : config.LIVE_HOST;
+  const liveUrl = `http://${liveHost}:${scheduler.livePort}`;
   const api = await started(
     closers,
-    createApi(apiOptionsFromConfig(withStream), { db, bus, logger: loggerFor('api') }),
+    createApi(apiOptionsFromConfig({ ...withStream, LIVE_URL: liveUrl }), {
+      db,
+      bus,
+      logger: loggerFor('api'),
+    }),
   );
 
   const webLogger = loggerFor('web');
@@ -113,6 +120,7 @@ async function startServices(
     })),
     { name: 'Stream server admin', url: `${stream.url}/admin/` },
     { name: 'Control port', url: `telnet://${scheduler.controlHost}:${scheduler.controlPort}` },
+    { name: 'Live input (DJs)', url: `${liveUrl}/live` },
     { name: 'REST API', url: `${api.url}/api/radio/status` },
     { name: 'Web app', url: web.url },
   ];

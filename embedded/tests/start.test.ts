@@ -24,6 +24,7 @@ function startEmbedded(dir: string): Run {
       MUSIC_DIR: join(dir, 'music'),
       STREAM_PORT: '0',
       CONTROL_PORT: '0',
+      LIVE_PORT: '0',
       API_PORT: '0',
       WEB_PORT: '0',
     },

@@ -67,6 +67,7 @@ export async function serveStation(dir: string): Promise<void> {
       DATA_DIR: join(dir, 'data'),
       STREAM_PORT: '0',
       CONTROL_PORT: '0',
+      LIVE_PORT: '0',
       API_PORT: '0',
       WEB_PORT: '0',
       MAX_UPLOAD_MB: String(SIZE_MB * 2),

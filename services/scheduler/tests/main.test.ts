@@ -76,6 +76,7 @@ describe('main.ts (the scheduler container)', () => {
       ADMIN_PASSWORD: ADMIN.password,
       CONTROL_HOST: '127.0.0.1',
       CONTROL_PORT: '0',
+      LIVE_PORT: '0',
       CROSSFADE_SECONDS: '0',
       LOG_LEVEL: 'info',
     });

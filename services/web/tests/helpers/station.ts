@@ -66,6 +66,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
         STREAM_HOST: '127.0.0.1',
         STREAM_PORT: '0',
         CONTROL_PORT: '0',
+        LIVE_PORT: '0',
         API_HOST: '127.0.0.1',
         API_PORT: '0',
         WEB_HOST: '127.0.0.1',
