@@ -1,4 +1,5 @@
-import { access, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -49,6 +50,12 @@ async function pushToQueue(uri: string): Promise<QueueAnswer> {
   }, uri);
 }
 
+async function sha256(path: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+}
+
 async function musicFiles(): Promise<string[]> {
   const entries = await readdir(station.musicDir, { recursive: true, withFileTypes: true });
   return entries
@@ -75,6 +82,12 @@ beforeAll(async () => {
     { ffmpegPath },
   );
   await writeCorruptFile(join(fixtures, 'Broken Upload.mp3'));
+  // Three minutes of PCM, about 30 MB: long enough to reload the page half-way.
+  await generateTrack(
+    join(fixtures, 'Resumed Take.wav'),
+    { format: 'wav', durationSeconds: 180, frequency: 530 },
+    { ffmpegPath },
+  );
   await buildWebApp();
   station = await startTestStation(logger);
   browser = await chromium.launch({
@@ -184,5 +197,49 @@ describe('uploading in Chromium', () => {
     const free = page.getByTestId('storage-free');
     await free.waitFor();
     expect(await free.textContent()).toMatch(/\d/);
+  });
+
+  it('resumes an upload after a reload of the page half-way, with one upload on the server', async () => {
+    const file = join(fixtures, 'Resumed Take.wav');
+    const { size } = await stat(file);
+    const creations: string[] = [];
+    const onRequest = (req: { method(): string; url(): string }) => {
+      if (req.method() === 'POST' && req.url().endsWith('/api/radio/uploads'))
+        creations.push(req.url());
+    };
+    context.on('request', onRequest);
+    // A slow uplink (4 MB/s), so the reload lands in the middle of the upload.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 4 * 1024 * 1024,
+    });
+    await page.goto(`${station.webUrl}/upload`);
+    await page.getByTestId('upload-files').setInputFiles(file);
+    const bar = page.getByRole('progressbar', { name: 'Upload of Resumed Take.wav' });
+    await page.waitForFunction((min) => {
+      const now = document.querySelector(
+        '[role=progressbar][aria-label="Upload of Resumed Take.wav"]',
+      );
+      return Number(now?.getAttribute('aria-valuenow')) > min;
+    }, size / 4);
+    const before = Number(await bar.getAttribute('aria-valuenow'));
+    expect(before).toBeLessThan(size);
+    await page.reload();
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await page.getByTestId('upload-files').setInputFiles(file);
+    await page.locator('[data-testid=upload-row][data-state=added]').waitFor();
+    context.off('request', onRequest);
+    expect(creations).toHaveLength(1);
+    const stored = join(station.musicDir, 'Resumed Take.wav');
+    expect(await sha256(stored)).toBe(await sha256(file));
   });
 });
