@@ -20,7 +20,7 @@ export interface ApiOptions {
   publicStreamUrl?: string | undefined;
   /** MUSIC_DIR: track paths are relative to it; uploads, tag edits and moves write in it. */
   musicDir: string;
-  /** DATA_DIR: the api's own files (the library's trash, unfinished uploads). */
+  /** DATA_DIR: the api's own files (the library's trash; unfinished uploads are in MUSIC_DIR/.uploads). */
   dataDir: string;
   /** MAX_UPLOAD_MB in bytes: a larger upload is refused with 413. Default 500 MB. */
   maxUploadBytes?: number | undefined;
