@@ -42,6 +42,10 @@ function reply(socket: Socket, status: number, body: string, extra: string[] = [
     ...extra,
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  // A client still sending (an endless header, a refused body) is read into nothing for a
+  // moment, so it gets the answer rather than a reset, then cut off.
+  socket.resume();
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** User and password of a Basic Authorization header (or butt's `?pass=` for updinfo). */
