@@ -473,6 +473,8 @@ let webBase = '';
 /** The scale profile's balancer. */
 let scaleBase = '';
 let controlPort = 0;
+/** The scheduler's live input as compose publishes it (LIVE_PUBLISH_PORT). */
+let livePort = 0;
 
 /** One control-port command: the answer's lines up to END. */
 async function control(command: string): Promise<string[]> {
@@ -884,6 +886,8 @@ try {
     webBase = `http://127.0.0.1:${webPort}`;
     scaleBase = `http://127.0.0.1:${scalePort}`;
     controlPort = ctlPort;
+    do livePort = await freePort();
+    while (ports.has(livePort));
 
     // What an operator does: copy .env.example, replace every CHANGE_ME value.
     const example = await readFile(join(ROOT, '.env.example'), 'utf8');
@@ -896,6 +900,7 @@ try {
       STREAM_PUBLISH_PORT: String(streamPort),
       WEB_PUBLISH_PORT: String(webPort),
       CONTROL_PUBLISH_PORT: String(ctlPort),
+      LIVE_PUBLISH_PORT: String(livePort),
       PUBLIC_STREAM_URL: `http://localhost:${streamPort}`,
       EDGES: String(EDGES),
       SCALE_PUBLISH_PORT: String(scalePort),
@@ -1049,6 +1054,56 @@ try {
     note(
       `status ${String(status.json.status)} (db, bus, stream, scheduler ok); ${username} registered and logged in; /tracks: ${items.length} tracks (401 without the cookie)`,
     );
+  });
+
+  await stage('live: a DJ source through LIVE_PUBLISH_PORT goes on air and leaves', async () => {
+    const admin = await api('/auth/login', {
+      method: 'POST',
+      body: { username: envValues.ADMIN_USER || 'admin', password: envValues.ADMIN_PASSWORD },
+    });
+    const cookie = cookieOf(admin.response);
+    check(admin.response.status === 200, `admin login answered ${admin.response.status}`);
+    const user = await api('/users', {
+      method: 'POST',
+      cookie,
+      body: { username: `dj-${id}`, password: PASSWORD, role: 'dj' },
+    });
+    check(user.response.status === 201, `POST /users answered ${user.response.status}`);
+    const account = await api('/dj-accounts', {
+      method: 'POST',
+      cookie,
+      body: { userId: user.json.id },
+    });
+    check(account.response.status === 201, `POST /dj-accounts answered ${account.response.status}`);
+    const { broadcastUsername, password } = account.json as {
+      broadcastUsername: string;
+      password: string;
+    };
+    const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+    const source = run(
+      ffmpeg.path,
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'sine=f=1000:d=8'],
+        ...['-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', '-content_type', 'audio/mpeg'],
+        `icecast://${broadcastUsername}:${password}@127.0.0.1:${livePort}/live`,
+      ],
+      { allowFail: true, timeoutMs: 60_000 },
+    );
+    let onAir: unknown = null;
+    for (let tries = 0; tries < 60 && !onAir; tries++) {
+      await sleep(250);
+      onAir = (await api('/live', { cookie })).json.onAir;
+    }
+    check(onAir, `GET /api/radio/live never showed the DJ on air through port ${livePort}`);
+    const sent = await source;
+    check(sent.code === 0, `ffmpeg's live source failed: ${lastLines(sent.output, 3)}`);
+    let after: unknown = onAir;
+    for (let tries = 0; tries < 40 && after; tries++) {
+      await sleep(250);
+      after = (await api('/live', { cookie })).json.onAir;
+    }
+    check(!after, 'the DJ was still on air after its source left');
+    note(`dj-${id} on air through 127.0.0.1:${livePort}/live, then the AutoDJ again`);
   });
 
   await stage('web page', async () => {
