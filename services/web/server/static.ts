@@ -214,7 +214,8 @@ export function setPageSecurityHeaders(res: ServerResponse): void {
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  // The microphone for this origin only: the Go live page broadcasts from it.
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(self), geolocation=()');
 }
 
 /**

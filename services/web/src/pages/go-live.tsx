@@ -120,6 +120,7 @@ export default function GoLivePage() {
 
   const start = () => {
     if (!stream) return;
+    meter?.resume();
     const next = new GoLiveSession(stream, {
       onState: (value, text) => {
         setState(value);
@@ -154,7 +155,10 @@ export default function GoLivePage() {
                 id={selectId}
                 value={deviceId}
                 disabled={busy}
-                onChange={(e) => choose(e.target.value)}
+                onChange={(e) => {
+                  meter?.resume();
+                  void choose(e.target.value);
+                }}
               >
                 {devices.length === 0 ? <option value="">Default microphone</option> : null}
                 {devices.map((device, index) => (

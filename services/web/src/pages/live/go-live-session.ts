@@ -95,6 +95,14 @@ export class LevelMeter {
     this.#context.createMediaStreamSource(stream).connect(this.#analyser);
   }
 
+  /**
+   * Browsers start an AudioContext suspended until the page is used (autoplay policy): the
+   * meter reads silence until a click resumes it.
+   */
+  resume(): void {
+    if (this.#context.state === 'suspended') void this.#context.resume();
+  }
+
   /** -100 for silence, 0 for full scale. */
   level(): number {
     this.#analyser.getFloatTimeDomainData(this.#samples);
