@@ -53,6 +53,10 @@ export const API_ERRORS = {
   API_SCHEDULER_UNAVAILABLE: { status: 503, message: 'the scheduler did not answer' },
   API_BUS_UNAVAILABLE: { status: 503, message: 'the message bus is unavailable' },
   API_SESSIONS_UNAVAILABLE: { status: 503, message: 'the session store is unavailable' },
+  API_STORAGE_NOT_WRITABLE: {
+    status: 503,
+    message: 'the api may not write its files there (a read-only mount, or another owner)',
+  },
   API_TOO_MANY_LISTENERS: { status: 503, message: 'too many live event clients' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

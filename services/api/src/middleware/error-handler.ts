@@ -37,6 +37,9 @@ function commandStatus(code: string): number {
   return 502;
 }
 
+/** Filesystem refusals that mean a folder is not writable for the api's user. */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof CommandFailedError) {
@@ -70,6 +73,16 @@ export function toApiError(error: unknown): ApiError {
       case 'BUS_INVALID_MESSAGE':
         return new ApiError('API_SCHEDULER_ERROR', error.message, { cause: error });
     }
+  }
+  const errno = (error as NodeJS.ErrnoException | null)?.code;
+  if (errno !== undefined && NOT_WRITABLE.has(errno)) {
+    // A music folder mounted read-only or owned by another user: the admin can fix it, so
+    // say so rather than answer an opaque 500.
+    return new ApiError(
+      'API_STORAGE_NOT_WRITABLE',
+      `the api may not write the music folder or DATA_DIR (${errno}): make them writable for its user (uid ${process.getuid?.() ?? '?'})`,
+      { cause: error },
+    );
   }
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type]();

@@ -123,8 +123,10 @@ export class TusEndpoint {
       answerErrorsAsJson(res);
       this.#server.handle(req, res).catch(next);
     };
-    const checkCreation: RequestHandler = (req, _res, next) => {
+    const checkCreation: RequestHandler = async (req, _res, next) => {
       this.#checkCreation(req);
+      const unwritable = await this.store.ready;
+      if (unwritable) throw unwritable;
       next();
     };
     const checkUpload: RequestHandler = async (req, _res, next) => {
@@ -151,6 +153,14 @@ export class TusEndpoint {
           this.#options.logger.warn({ err: error }, 'cannot remove expired uploads'),
       );
     };
+    void this.store.ready.then((error) => {
+      if (error) {
+        this.#options.logger.warn(
+          { err: error },
+          'the music folder is not writable for the api: uploads answer 503 until it is',
+        );
+      }
+    });
     sweep();
     this.#cleanup = setInterval(sweep, HOUR_MS);
     this.#cleanup.unref();

@@ -1,4 +1,4 @@
-import { open, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -42,8 +42,16 @@ export const UPLOAD_ID = /^[0-9a-f]{32}$/;
  * ids checked before they become paths.
  */
 export class UploadStore extends FileStore {
+  /** The folder's creation: null once it exists, else why it cannot be made. */
+  readonly ready: Promise<NodeJS.ErrnoException | null>;
+
   constructor(directory: string, expirationMs: number) {
     super({ directory, expirationPeriodInMilliseconds: expirationMs });
+    // Not recursive: on a read-only mount a recursive mkdir reports ENOENT, not EROFS.
+    this.ready = mkdir(directory).then(
+      () => null,
+      (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? null : error),
+    );
   }
 
   pathOf(id: string): string {
@@ -92,3 +100,11 @@ export class UploadStore extends FileStore {
     await this.configstore.delete(id).catch(() => {});
   }
 }
+
+/*
+ * tus's FileStore makes its folder from its constructor and throws from the fs callback when
+ * it cannot (a music folder read-only for the api), which would end the process. Its method is
+ * private in the typings, so it is replaced here: UploadStore's constructor makes the folder
+ * instead and keeps the failure for `ready`.
+ */
+Object.defineProperty(UploadStore.prototype, 'checkOrCreateDirectory', { value: () => {} });
