@@ -922,6 +922,8 @@ try {
 
     const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
     const tracks = await generateDemoLibrary(music, { ffmpegPath: ffmpeg.path });
+    // What the README asks of an operator: the api (uid 1000) writes uploads and tag edits.
+    await run('chown', ['-R', '1000:1000', music]);
     note(`${folder}: ${tracks.length} demo tracks, ${placeholders.length} secrets generated`);
     note(
       `ports: stream ${streamPort}, web ${webPort}, control 127.0.0.1:${ctlPort}, balancer ${scalePort}`,
@@ -1105,6 +1107,53 @@ try {
     check(!after, 'the DJ was still on air after its source left');
     note(`dj-${id} on air through 127.0.0.1:${livePort}/live, then the AutoDJ again`);
   });
+
+  await stage(
+    'library: an MP3 uploaded through the web server (tus) is added and indexed',
+    async () => {
+      const admin = await api('/auth/login', {
+        method: 'POST',
+        body: { username: envValues.ADMIN_USER || 'admin', password: envValues.ADMIN_PASSWORD },
+      });
+      const cookie = cookieOf(admin.response);
+      const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+      const file = join(folder, 'upload.mp3');
+      await run(ffmpeg.path, [
+        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=660:d=5'],
+        ...['-c:a', 'libmp3lame', '-b:a', '128k', '-metadata', 'title=Uploaded in compose', file],
+      ]);
+      const body = await readFile(file);
+      const tus = { cookie, 'tus-resumable': '1.0.0' };
+      const name = Buffer.from(`e2e-upload-${id}.mp3`).toString('base64');
+      const created = await fetch(`${webBase}/api/radio/uploads`, {
+        method: 'POST',
+        headers: {
+          ...tus,
+          'upload-length': String(body.length),
+          'upload-metadata': `filename ${name}`,
+        },
+        signal: AbortSignal.timeout(15_000),
+      });
+      const location = created.headers.get('location');
+      check(created.status === 201 && location, `tus creation answered ${created.status}`);
+      const finished = await fetch(new URL(location, webBase), {
+        method: 'PATCH',
+        headers: {
+          ...tus,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        body,
+        signal: AbortSignal.timeout(30_000),
+      });
+      const result = (await finished.json()) as { status?: string; track?: { id: number } | null };
+      check(
+        finished.status === 200 && result.status === 'added' && result.track,
+        `the upload's last PATCH answered ${finished.status}: ${JSON.stringify(result)}`,
+      );
+      note(`e2e-upload-${id}.mp3 added as track ${result.track?.id} (${body.length} bytes)`);
+    },
+  );
 
   await stage('web page', async () => {
     const page = await fetch(`${webBase}/`, { signal: AbortSignal.timeout(10_000) });
