@@ -120,6 +120,26 @@ describe('the live input with source clients', () => {
     expect(result.sequence).toBe('oAo');
   });
 
+  it.each([
+    ['AAC (ADTS)', ['-c:a', 'aac', '-b:a', '96k', '-f', 'adts', '-content_type', 'audio/aac']],
+    [
+      'WebM/Opus',
+      [
+        '-c:a',
+        'libopus',
+        '-f',
+        'webm',
+        '-cluster_time_limit',
+        '200',
+        '-content_type',
+        'audio/webm',
+      ],
+    ],
+  ])('ffmpeg sending %s goes live', async (_name, args) => {
+    const result = await show(() => ffmpegSource(port, dj, A_HZ, LIVE_SECONDS, args));
+    expect(result.sequence).toBe('oAo');
+  });
+
   it('updinfo on the live port sets the title on the mounts and in now-playing', async () => {
     const result = await show(
       () => ffmpegSource(port, dj, A_HZ, LIVE_SECONDS),

@@ -44,6 +44,8 @@ export interface NewSource {
 
 /** A promoted DJ is given this long to be heard before the AutoDJ comes back instead. */
 const PROMOTION_GRACE_MS = 2000;
+/** `live.state` is sent again this often while a source is connected (its bytes in move on). */
+const STATE_REFRESH_MS = 5000;
 
 /**
  * The live input: at most one DJ on air and one waiting. It decides, block by block, who is
@@ -67,12 +69,16 @@ export class LiveInput {
   #listeners = 0;
   #nextId = 1;
   #closed = false;
+  readonly #refresh: NodeJS.Timeout;
 
   constructor(options: LiveInputOptions) {
     this.#options = options;
     this.#log = options.logger;
     this.#mixer = new AirMixer(options.autoDj, options.fadeSeconds);
     this.#silenceFrames = secondsToFrames(options.silenceSeconds);
+    this.#refresh = setInterval(() => {
+      if (this.#onAir) this.#publishState();
+    }, STATE_REFRESH_MS);
   }
 
   /** Fills one playout block (in place of the AutoDJ alone). */
@@ -166,6 +172,7 @@ export class LiveInput {
   /** Drops every source and completes the show. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#refresh);
     const show = this.#show;
     this.kick('all');
     await show?.end(); // the same end the kick started: waits for the recording to close

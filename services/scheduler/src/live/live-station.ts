@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Bus, componentLogger, type LiveState, type Logger } from '@radio/core';
+import { nowIso } from '@radio/db';
 import type { CommandRegistry } from '../control/registry.ts';
 import type { ResolvedLiveOptions } from '../options.ts';
 import type { Db } from '../repositories/db.ts';
@@ -58,7 +59,18 @@ export async function openLive(parts: LiveParts): Promise<LiveStation> {
     logger: log,
     headerTimeoutMs: options.headerTimeoutMs,
   });
-  await harbor.start();
+  // Shows a previous run left open (it stopped without ending them) end now.
+  await parts.db
+    .updateTable('live_shows')
+    .set({ ended_at: nowIso() })
+    .where('ended_at', 'is', null)
+    .execute();
+  try {
+    await harbor.start();
+  } catch (error) {
+    await input.close();
+    throw error;
+  }
   const unregister = registerLiveCommands(parts.commands, parts.bus, input);
   log.info({ host: options.host, port: harbor.port, mount: '/live' }, 'live input listening');
   return {
