@@ -160,6 +160,37 @@ describe('reduceLive, playout', () => {
   });
 });
 
+describe('reduceLive, the live input', () => {
+  it('follows who is live and who waits, from live.state', () => {
+    const ana = { dj: { id: 2, name: 'Ana' }, since: 1, title: null, bytesIn: 10, format: 'mp3' };
+    const bo = { ...ana, dj: { id: 3, name: 'Bo' }, format: 'webm' };
+    const onAir = apply(
+      initialLiveState(),
+      [
+        {
+          type: 'live.state',
+          payload: { onAir: ana, waiting: [bo], silent: false, recording: true },
+        },
+      ],
+      5,
+    );
+    expect(onAir.live?.onAir?.dj.name).toBe('Ana');
+    expect(onAir.live?.waiting.map((source) => source.dj.name)).toEqual(['Bo']);
+    const handedOver = apply(
+      onAir,
+      [
+        {
+          type: 'live.state',
+          payload: { onAir: bo, waiting: [], silent: false, recording: false },
+        },
+      ],
+      6,
+    );
+    expect(handedOver.live).toEqual({ onAir: bo, waiting: [], silent: false, recording: false });
+    expect(initialLiveState().live).toBeNull();
+  });
+});
+
 describe('positionNow', () => {
   it("counts from the track's start, corrected by the server clock", () => {
     // The server clock is 2 s ahead of ours.
