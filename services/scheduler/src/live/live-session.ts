@@ -77,6 +77,11 @@ export class LiveSession {
   /** Starts reading the body (`first`: the bytes that came with the head). */
   start(first: Buffer): void {
     const { socket, idleTimeoutMs } = this.#options;
+    // It may have gone while its login was checked (no one listened for its close then).
+    if (socket.destroyed || socket.readableEnded) {
+      this.end('the source disconnected', false);
+      return;
+    }
     socket.setTimeout(idleTimeoutMs);
     socket.on('timeout', () => this.end(`no data for ${idleTimeoutMs / 1000} s`, true));
     socket.on('data', (chunk: Buffer) => this.#receive(chunk));
