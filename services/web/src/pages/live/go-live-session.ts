@@ -12,7 +12,11 @@ export interface GoLiveHandlers {
 }
 
 /** Why a go-live connection closed, in words for the DJ, from the api's close codes. */
-function closeMessage(code: number, reason: string): string {
+function closeMessage(code: number, reason: string, opened: boolean): string {
+  // The browser tells a page nothing of a refused upgrade (401, 403, 404): it closes with 1006.
+  if (!opened) {
+    return 'Could not connect: sign in again, or check on the DJ page that your broadcast credentials are enabled.';
+  }
   if (code === 4001) return `The live input refused: ${reason || 'no reason given'}.`;
   if (code === 4002)
     return 'The live input ended the connection (an admin or DJ disconnected you).';
@@ -42,22 +46,23 @@ export class GoLiveSession {
     const socket = new WebSocket(`${scheme}://${window.location.host}${API_BASE}/live/ws`);
     this.#socket = socket;
     this.#handlers.onState('connecting');
+    let opened = false;
+    socket.onopen = () => {
+      opened = true;
+    };
     socket.onmessage = (event) => {
       if (typeof event.data !== 'string') return;
       const message = JSON.parse(event.data) as { type: string };
       if (message.type === 'connected') this.#record(socket);
     };
     socket.onclose = (event) => {
-      this.#recorder?.state === 'recording' && this.#recorder.stop();
+      if (this.#recorder?.state === 'recording') this.#recorder.stop();
       this.#recorder = null;
       this.#socket = null;
       this.#handlers.onState(
         'ended',
-        this.#stopping ? 'You are off air.' : closeMessage(event.code, event.reason),
+        this.#stopping ? 'You are off air.' : closeMessage(event.code, event.reason, opened),
       );
-    };
-    socket.onerror = () => {
-      // The close that follows says why; a refused upgrade (401, 403) closes with 1006.
     };
   }
 
