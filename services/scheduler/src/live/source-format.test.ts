@@ -22,8 +22,13 @@ describe('live source formats', () => {
   });
 
   it('sees another container arriving in a stream', () => {
-    expect(foreignContainer('mp3', Buffer.from('..OggS..'))).toBe('Ogg pages');
-    expect(foreignContainer('ogg', Buffer.from('..OggS..'))).toBeNull();
-    expect(foreignContainer('ogg', Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))).toBe('a WebM header');
+    const oggStart = Buffer.concat([Buffer.from('..OggS\0\x02'), Buffer.alloc(12)]);
+    expect(foreignContainer('mp3', oggStart)).toBe('Ogg pages');
+    expect(foreignContainer('ogg', oggStart)).toBeNull();
+    // The magic alone, as compressed audio holds it now and then, is no new stream.
+    expect(foreignContainer('mp3', Buffer.from('..OggS\x07\x01abcdefgh..'))).toBeNull();
+    const ebml = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01]);
+    expect(foreignContainer('ogg', ebml)).toBe('a WebM header');
+    expect(foreignContainer('mp3', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0, 0, 0]))).toBeNull();
   });
 });

@@ -76,13 +76,41 @@ export function sniffFormat(head: Buffer): LiveFormat | null | 'pending' {
   return head.length >= 4096 ? null : 'pending';
 }
 
+/** The first page of a new Ogg stream: magic, version 0, the BOS flag alone, granule 0. */
+function oggStreamStart(chunk: Buffer, at: number): boolean {
+  if (chunk[at + 4] !== 0 || chunk[at + 5] !== 2 || chunk.length < at + 14) return false;
+  for (let i = at + 6; i < at + 14; i++) if (chunk[i] !== 0) return false;
+  return true;
+}
+
+/** An EBML header: its magic, then the EBMLVersion element within the next few bytes. */
+function ebmlHeader(chunk: Buffer, at: number): boolean {
+  const version = chunk.indexOf(EBML_VERSION, at + 4);
+  return version >= 0 && version <= at + 13;
+}
+
+const EBML_VERSION = Buffer.from([0x42, 0x86]);
+
+function found(
+  chunk: Buffer,
+  magic: Buffer,
+  check: (chunk: Buffer, at: number) => boolean,
+): boolean {
+  for (let at = chunk.indexOf(magic); at >= 0; at = chunk.indexOf(magic, at + 1)) {
+    if (check(chunk, at)) return true;
+  }
+  return false;
+}
+
 /**
- * The container changing under the same connection: Ogg pages or a WebM header in an MP3 or
- * AAC stream, or the magic of another container in an Ogg or WebM one. (A new chain of the
- * same container, as Liquidsoap starts for each title in Ogg, is not a change.)
+ * The container changing under the same connection: a new Ogg stream or a WebM header in an
+ * MP3 or AAC stream, or the other one in an Ogg or WebM stream. The whole start of a stream
+ * must be there, not only its 4-byte magic, which hours of compressed audio contain by chance.
+ * (A new chain of the same container, as Liquidsoap starts for each title in Ogg, is not a
+ * change.)
  */
 export function foreignContainer(format: LiveFormat, chunk: Buffer): string | null {
-  if (format !== 'ogg' && chunk.includes(OGG)) return 'Ogg pages';
-  if (format !== 'webm' && chunk.includes(EBML)) return 'a WebM header';
+  if (format !== 'ogg' && found(chunk, OGG, oggStreamStart)) return 'Ogg pages';
+  if (format !== 'webm' && found(chunk, EBML, ebmlHeader)) return 'a WebM header';
   return null;
 }
