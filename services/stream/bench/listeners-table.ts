@@ -35,7 +35,8 @@ function table(header: string[], lines: string[][]): void {
   const format = (cells: string[]): string =>
     `| ${cells.map((c, i) => c.padStart(widths[i] as number)).join(' | ')} |`;
   console.log(format(header));
-  console.log(`|${widths.map((w) => `${'-'.repeat(w + 1)}:`).join('|')}|`);
+  // Right-aligned, in the form the formatter gives Markdown tables (ready for the README).
+  console.log(format(widths.map((w) => `${'-'.repeat(w - 1)}:`)));
   for (const line of lines) console.log(format(line));
 }
 
