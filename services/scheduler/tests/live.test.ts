@@ -105,19 +105,14 @@ describe('the live input with source clients', () => {
     expect(result.sequence).toBe('oAo');
   });
 
-  it('ffmpeg sending Ogg/Opus goes live', async () => {
+  it('ffmpeg sending Ogg/Opus goes live, titled by the comment header in its stream', async () => {
     const args = [
-      '-c:a',
-      'libopus',
-      '-b:a',
-      '96k',
-      '-f',
-      'ogg',
-      '-content_type',
-      'application/ogg',
+      ...['-c:a', 'libopus', '-b:a', '96k', '-f', 'ogg', '-content_type', 'application/ogg'],
+      ...['-metadata', 'title=Ogg Set', '-metadata', 'artist=Anna'],
     ];
     const result = await show(() => ffmpegSource(port, dj, A_HZ, LIVE_SECONDS, args));
     expect(result.sequence).toBe('oAo');
+    expect(result.capture.titles.map((t) => t.title)).toContain('Anna - Ogg Set');
   });
 
   it.each([
