@@ -12,7 +12,7 @@ export interface LiveDj {
 }
 
 export type SourceLogin =
-  | { ok: true; dj: LiveDj; via: 'password' | 'token' }
+  | { ok: true; dj: LiveDj }
   | { ok: false; status: 401 | 403; reason: string };
 
 const TOKEN_PREFIX = 'token:';
@@ -85,7 +85,7 @@ export class DjCredentials {
         reason: `user ${row.broadcast_username} no longer has the dj role`,
       };
     }
-    return { ok: true, dj, via: byToken ? 'token' : 'password' };
+    return { ok: true, dj };
   }
 
   /** Marks an unexpired, unused token of this user as used; true when this call did. */

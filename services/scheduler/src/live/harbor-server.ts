@@ -227,7 +227,7 @@ export class HarborServer {
     const login = await this.#login(socket, address, head);
     if (!login) return;
     const song = (query.get('song') ?? '').trim().slice(0, 500);
-    if (!this.#options.input.setTitle(login.dj.id, song || `Live: ${login.dj.name}`)) {
+    if (!this.#options.input.setTitle(login.dj.id, song || null)) {
       reply(socket, 400, `${login.dj.name} has no source connected to ${LIVE_MOUNT}\n`);
       return;
     }

@@ -129,8 +129,11 @@ export class LiveInput {
     return { ok: true, session };
   }
 
-  /** The DJ's client sent a title (updinfo); false when that DJ has no source connected. */
-  setTitle(djId: number, title: string): boolean {
+  /**
+   * The DJ's client sent a title (updinfo; null: an empty one, back to `Live: <name>`); false
+   * when that DJ has no source connected.
+   */
+  setTitle(djId: number, title: string | null): boolean {
     const session = [this.#onAir, ...this.#waiting].find((s) => s?.dj.id === djId);
     if (!session) return false;
     session.title = title;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Bus, componentLogger, type LiveState, type Logger } from '@radio/core';
+import { type Bus, componentLogger, type Logger } from '@radio/core';
 import { nowIso } from '@radio/db';
 import type { CommandRegistry } from '../control/registry.ts';
 import type { ResolvedLiveOptions } from '../options.ts';
@@ -30,7 +30,6 @@ export interface LiveStation {
   /** Fills a playout block: the AutoDJ, a DJ, or a handover between them. */
   readonly produce: AutoDj;
   readonly port: number;
-  state(): LiveState;
   close(): Promise<void>;
 }
 
@@ -78,7 +77,6 @@ export async function openLive(parts: LiveParts): Promise<LiveStation> {
     get port() {
       return harbor.port;
     },
-    state: () => input.state(),
     async close() {
       unregister();
       await harbor.stop();
