@@ -50,8 +50,9 @@ export const CACHE_REVALIDATE = 'no-cache';
 const CACHE_PUBLIC_FILE = 'public, max-age=3600';
 
 /**
- * The app's pages may load scripts, styles and data from this origin only; audio comes from
- * the stream server, which may be another origin (PUBLIC_STREAM_URL).
+ * The app's pages may load scripts and styles from this origin only; audio comes from the
+ * stream server, which may be another origin (PUBLIC_STREAM_URL): as media, or as HLS
+ * playlists and segments that hls.js fetches (connect-src) and transmuxes in a blob: worker.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -59,7 +60,8 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   'media-src * data: blob:',
-  "connect-src 'self'",
+  "connect-src 'self' http: https:",
+  "worker-src 'self' blob:",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

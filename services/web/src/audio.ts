@@ -52,6 +52,11 @@ export function sortMounts(mounts: readonly MountStatus[]): MountStatus[] {
 
 type Listener = () => void;
 
+/** Media Source Extensions (or Safari's managed kind), which hls.js plays through. */
+function hasMediaSource(): boolean {
+  return 'MediaSource' in window || 'ManagedMediaSource' in window;
+}
+
 /** What plays an HLS playlist where the browser cannot (hls.js, loaded when first needed). */
 interface HlsPlayback {
   destroy(): void;
@@ -59,7 +64,7 @@ interface HlsPlayback {
 
 /**
  * Plays `url` into `audio` with hls.js; `failed` is called on an error it cannot recover from.
- * Null when the browser has no Media Source Extensions either.
+ * Null when hls.js cannot play in this browser.
  */
 async function attachHlsJs(
   audio: HTMLAudioElement,
@@ -160,8 +165,15 @@ class AudioController {
     audio.muted = this.#state.muted;
     this.#set({ status: 'loading', error: null });
     const hlsUrl = this.#state.hls ? this.#state.hlsUrl : null;
-    if (hlsUrl !== null && audio.canPlayType(HLS_TYPE) === '') {
+    // hls.js wherever Media Source Extensions exist, as hls.js itself advises: Chromium's new
+    // native HLS says it can play the playlist and then fails to parse its packed-audio
+    // segments. The browser's own HLS is for those without MSE (iPhones before iOS 17.1).
+    if (hlsUrl !== null && hasMediaSource()) {
       this.#playHlsJs(audio, hlsUrl, generation);
+      return;
+    }
+    if (hlsUrl !== null && audio.canPlayType(HLS_TYPE) === '') {
+      this.#set({ status: 'error', error: 'This browser cannot play HLS; choose Direct.' });
       return;
     }
     audio.src = hlsUrl ?? mount.url;
