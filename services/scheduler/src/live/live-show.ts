@@ -1,6 +1,6 @@
-import { mkdirSync, statfsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, statfsSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { type FfmpegProcess, type Logger, spawnFfmpeg } from '@radio/core';
 import { FFMPEG_PCM_ARGS } from '../pcm.ts';
 import type { Db } from '../repositories/db.ts';
@@ -41,6 +41,7 @@ export class LiveShow {
   #row: Promise<number | null>;
   #file: string | null = null;
   #encoder: FfmpegProcess | null = null;
+  #out: WriteStream | null = null;
   #error: string | null = null;
   #ending: Promise<void> | null = null;
 
@@ -96,14 +97,12 @@ export class LiveShow {
     const endedAt = new Date();
     const encoder = this.#encoder;
     let bytes: number | null = null;
-    if (encoder) {
+    const out = this.#out;
+    if (encoder && out) {
       encoder.stdin?.end();
       await encoder.exited.catch(() => {});
-      const dir = this.#options.recordingsDir as string;
-      bytes = await stat(join(dir, this.#file as string)).then(
-        (s) => s.size,
-        () => null,
-      );
+      if (!out.destroyed) await finished(out).catch(() => {});
+      bytes = out.bytesWritten;
     }
     const id = await this.#row;
     if (id === null) return;
@@ -144,17 +143,27 @@ export class LiveShow {
         '128k',
         '-f',
         'mp3',
-        join(dir, file),
+        'pipe:1',
       ],
       {
         ffmpegPath: this.#options.ffmpegPath,
         logger: this.#log,
         name: 'show recorder',
         stdin: 'pipe',
-        stdout: 'ignore',
+        stdout: 'pipe',
       },
     );
     this.#encoder = encoder;
+    // The file is written here, not by ffmpeg: ffmpeg keeps encoding past a failed write (a
+    // full disk) and only says so at its end, while this stream fails at the first one.
+    const out = createWriteStream(join(dir, file));
+    this.#out = out;
+    out.on('error', (error) => {
+      encoder.stdout?.unpipe(out);
+      encoder.stdout?.resume();
+      this.#fail(error.message);
+    });
+    encoder.stdout?.pipe(out);
     encoder.exited.catch((error: unknown) => this.#fail((error as Error).message));
   }
 
