@@ -475,6 +475,11 @@ let scaleBase = '';
 let controlPort = 0;
 /** The scheduler's live input as compose publishes it (LIVE_PUBLISH_PORT). */
 let livePort = 0;
+/**
+ * The session of the station's first user: with REGISTRATION=open (the example's), the first
+ * account registered becomes the admin, and ADMIN_USER is the stream server's login only.
+ */
+let adminCookie = '';
 
 /** One control-port command: the answer's lines up to END. */
 async function control(command: string): Promise<string[]> {
@@ -1044,6 +1049,9 @@ try {
     check(login.response.status === 200, `login answered ${login.response.status}`);
     const cookie = cookieOf(login.response);
     check(cookie !== '', 'login set no session cookie');
+    const role = (login.json.user as { role?: string } | undefined)?.role;
+    check(role === 'admin', `the first registered user is ${role}, not admin`);
+    adminCookie = cookie;
     const anonymous = await api('/tracks');
     check(
       anonymous.response.status === 401,
@@ -1059,12 +1067,7 @@ try {
   });
 
   await stage('live: a DJ source through LIVE_PUBLISH_PORT goes on air and leaves', async () => {
-    const admin = await api('/auth/login', {
-      method: 'POST',
-      body: { username: envValues.ADMIN_USER || 'admin', password: envValues.ADMIN_PASSWORD },
-    });
-    const cookie = cookieOf(admin.response);
-    check(admin.response.status === 200, `admin login answered ${admin.response.status}`);
+    const cookie = adminCookie;
     const user = await api('/users', {
       method: 'POST',
       cookie,
@@ -1111,11 +1114,7 @@ try {
   await stage(
     'library: an MP3 uploaded through the web server (tus) is added and indexed',
     async () => {
-      const admin = await api('/auth/login', {
-        method: 'POST',
-        body: { username: envValues.ADMIN_USER || 'admin', password: envValues.ADMIN_PASSWORD },
-      });
-      const cookie = cookieOf(admin.response);
+      const cookie = adminCookie;
       const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
       const file = join(folder, 'upload.mp3');
       await run(ffmpeg.path, [
