@@ -128,7 +128,7 @@ describe('HLS in headless Chromium', () => {
     await tab.close();
   }, 60_000);
 
-  it('plays natively too, where canPlayType says it can (as the web player then does)', async () => {
+  it('plays natively too, where canPlayType says it can (Safari; the web player prefers hls.js wherever Media Source exists)', async () => {
     const tab = await browser.newPage();
     await tab.goto(pageUrl);
     const native = await tab.evaluate(async (url) => {
