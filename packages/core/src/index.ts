@@ -11,6 +11,7 @@ export * from './bus/index.ts';
 export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';
 export * from './ffmpeg/index.ts';
+export { ChunkedDecoder } from './http/chunked-decoder.ts';
 export { Closers, exitOnSignals, runService, type Service } from './lifecycle.ts';
 export {
   componentLogger,

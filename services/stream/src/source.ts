@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
-import { componentLogger, FrameSplitter } from '@radio/core';
+import { ChunkedDecoder, componentLogger, FrameSplitter } from '@radio/core';
 import { checkSourceAuth } from './auth.ts';
-import { ChunkedDecoder } from './chunked-decoder.ts';
 import type { ServerContext } from './context.ts';
 import { StreamError, type StreamErrorCode } from './errors.ts';
 import { ChunkAssembler } from './formats/chunk-assembler.ts';

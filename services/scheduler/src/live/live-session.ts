@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
-import type { Logger } from '@radio/core';
+import { ChunkedDecoder, type Logger } from '@radio/core';
 import { CHANNELS, secondsToFrames } from '../pcm.ts';
-import { ChunkedBody } from './chunked-body.ts';
 import type { LiveDj } from './dj-credentials.ts';
 import { LiveDecoder } from './live-decoder.ts';
 import { OggPages } from './ogg-pages.ts';
@@ -52,7 +51,7 @@ export class LiveSession {
   silentFrames = 0;
   readonly #options: LiveSessionOptions;
   readonly #log: Logger;
-  readonly #chunked: ChunkedBody | null;
+  readonly #chunked: ChunkedDecoder | null;
   #decoder: LiveDecoder | null = null;
   #ogg: OggPages | null = null;
   #container: LiveFormat | null = null;
@@ -71,7 +70,7 @@ export class LiveSession {
     this.address = options.address;
     this.format = options.declared ?? 'unknown';
     this.#log = options.logger;
-    this.#chunked = options.chunked ? new ChunkedBody() : null;
+    this.#chunked = options.chunked ? new ChunkedDecoder() : null;
   }
 
   /** Starts reading the body (`first`: the bytes that came with the head). */

@@ -1,6 +1,8 @@
 /**
- * Decodes `Transfer-Encoding: chunked` as it arrives. Icecast 2.4 cannot take a chunked PUT,
- * but a source written with Node's `http.request` (or `curl -T -`) sends one, so we do.
+ * Decodes `Transfer-Encoding: chunked` as it arrives, for the source ports that read raw
+ * sockets (the stream server's mounts, the scheduler's live input). Icecast 2.4 cannot take a
+ * chunked PUT, but a source written with Node's `http.request` (the api's go-live bridge) or
+ * `curl -T -` sends one, so we do.
  */
 export class ChunkedDecoder {
   #state: 'size' | 'data' | 'data-end' | 'trailer' | 'done' = 'size';
