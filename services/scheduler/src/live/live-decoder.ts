@@ -1,12 +1,6 @@
 import { type FfmpegProcess, type Logger, spawnFfmpeg } from '@radio/core';
-import {
-  BYTES_PER_FRAME,
-  BYTES_PER_SAMPLE,
-  CHANNELS,
-  FFMPEG_PCM_ARGS,
-  FFMPEG_PCM_CODEC,
-  secondsToFrames,
-} from '../pcm.ts';
+import { FFMPEG_PCM_ARGS, FFMPEG_PCM_CODEC, secondsToFrames } from '../pcm.ts';
+import { PcmPipe } from '../pcm-pipe.ts';
 import { DEMUXER, type LiveFormat } from './source-format.ts';
 
 export interface LiveDecoderOptions {
@@ -25,12 +19,7 @@ export interface LiveDecoderOptions {
  */
 export class LiveDecoder {
   readonly #options: LiveDecoderOptions;
-  readonly #highWater = secondsToFrames(3) * BYTES_PER_FRAME;
-  readonly #chunks: Buffer[] = [];
-  #headOffset = 0;
-  #buffered = 0;
-  #decoded = 0;
-  #paused = false;
+  readonly #pcm = new PcmPipe(secondsToFrames(3));
   #process: FfmpegProcess | null = null;
   #disposed = false;
 
@@ -70,17 +59,7 @@ export class LiveDecoder {
       { ffmpegPath, logger, name: 'live decoder', stdin: 'pipe', stdout: 'pipe' },
     );
     this.#process = job;
-    const stdout = job.stdout;
-    stdout?.on('data', (chunk: Buffer) => {
-      if (this.#disposed) return;
-      this.#chunks.push(chunk);
-      this.#buffered += chunk.length;
-      this.#decoded += chunk.length;
-      if (this.#buffered >= this.#highWater && !this.#paused) {
-        this.#paused = true;
-        stdout.pause();
-      }
-    });
+    if (job.stdout) this.#pcm.follow(job.stdout);
     job.exited.then(
       () => !this.#disposed && this.#options.onExit(null),
       (error: unknown) =>
@@ -101,48 +80,25 @@ export class LiveDecoder {
   }
 
   get bufferedFrames(): number {
-    return Math.floor(this.#buffered / BYTES_PER_FRAME);
+    return this.#pcm.bufferedFrames;
   }
 
   get decodedFrames(): number {
-    return Math.floor(this.#decoded / BYTES_PER_FRAME);
+    return this.#pcm.decodedFrames;
   }
 
   /** Copies up to `frames` frames into `target` from frame `offset` (null: drops them). */
   read(target: Float32Array | null, offset: number, frames: number): number {
-    const wanted = Math.min(frames, this.bufferedFrames) * BYTES_PER_FRAME;
-    const bytes = target
-      ? Buffer.from(target.buffer, target.byteOffset + offset * CHANNELS * BYTES_PER_SAMPLE, wanted)
-      : null;
-    let copied = 0;
-    while (copied < wanted) {
-      const head = this.#chunks[0] as Buffer;
-      const take = Math.min(head.length - this.#headOffset, wanted - copied);
-      bytes && head.copy(bytes, copied, this.#headOffset, this.#headOffset + take);
-      copied += take;
-      this.#headOffset += take;
-      if (this.#headOffset >= head.length) {
-        this.#chunks.shift();
-        this.#headOffset = 0;
-      }
-    }
-    this.#buffered -= copied;
-    if (this.#paused && this.#buffered <= this.#highWater / 2 && !this.#disposed) {
-      this.#paused = false;
-      this.#process?.stdout?.resume();
-    }
-    return copied / BYTES_PER_FRAME;
+    return this.#pcm.read(target, offset, frames);
   }
 
   /** Stops ffmpeg and drops what is buffered. Idempotent. */
   async dispose(): Promise<void> {
     this.#disposed = true;
-    this.#chunks.length = 0;
-    this.#buffered = 0;
+    this.#pcm.clear();
     const job = this.#process;
     if (!job) return;
     job.stdin?.destroy();
-    job.stdout?.resume();
     await job.dispose();
   }
 }

@@ -1,12 +1,6 @@
 import { FfmpegExitError, type FfmpegProcess, type Logger, spawnFfmpeg } from '@radio/core';
-import {
-  BYTES_PER_FRAME,
-  BYTES_PER_SAMPLE,
-  CHANNELS,
-  FFMPEG_PCM_ARGS,
-  FFMPEG_PCM_CODEC,
-  secondsToFrames,
-} from '../pcm.ts';
+import { FFMPEG_PCM_ARGS, FFMPEG_PCM_CODEC, secondsToFrames } from '../pcm.ts';
+import { PcmPipe } from '../pcm-pipe.ts';
 
 export interface DecoderOptions {
   ffmpegPath: string;
@@ -37,24 +31,17 @@ function cutArgs(start: number | null | undefined, duration: number | null | und
  */
 export class Decoder {
   readonly #options: DecoderOptions;
-  readonly #highWater: number;
-  readonly #lowWater: number;
-  readonly #chunks: Buffer[] = [];
-  #headOffset = 0;
-  #buffered = 0;
-  #decoded = 0;
+  readonly #pcm: PcmPipe;
   #ended = false;
   #error: string | null = null;
   #fileFault = true;
   #exitKnown = false;
   #process: FfmpegProcess | null = null;
-  #paused = false;
   #disposed = false;
 
   constructor(options: DecoderOptions) {
     this.#options = options;
-    this.#highWater = secondsToFrames(options.bufferSeconds) * BYTES_PER_FRAME;
-    this.#lowWater = Math.floor(this.#highWater / 2);
+    this.#pcm = new PcmPipe(secondsToFrames(options.bufferSeconds));
   }
 
   start(): void {
@@ -84,16 +71,7 @@ export class Decoder {
     );
     this.#process = job;
     const stdout = job.stdout;
-    stdout?.on('data', (chunk: Buffer) => {
-      if (this.#disposed) return;
-      this.#chunks.push(chunk);
-      this.#buffered += chunk.length;
-      this.#decoded += chunk.length;
-      if (this.#buffered >= this.#highWater && !this.#paused) {
-        this.#paused = true;
-        stdout.pause();
-      }
-    });
+    if (stdout) this.#pcm.follow(stdout);
     stdout?.once('end', () => {
       this.#ended = true;
     });
@@ -121,7 +99,7 @@ export class Decoder {
 
   /** The decoder has finished and produced no audio at all: the file is not playable. */
   get failedEmpty(): boolean {
-    return this.#ended && this.#exitKnown && this.#decoded < BYTES_PER_FRAME;
+    return this.#ended && this.#exitKnown && this.#pcm.decodedFrames === 0;
   }
 
   /**
@@ -138,11 +116,11 @@ export class Decoder {
   }
 
   get bufferedFrames(): number {
-    return Math.floor(this.#buffered / BYTES_PER_FRAME);
+    return this.#pcm.bufferedFrames;
   }
 
   get decodedFrames(): number {
-    return Math.floor(this.#decoded / BYTES_PER_FRAME);
+    return this.#pcm.decodedFrames;
   }
 
   /**
@@ -150,44 +128,13 @@ export class Decoder {
    * returns how many it copied (fewer when the buffer runs short).
    */
   read(target: Float32Array, offset: number, frames: number): number {
-    const wanted = Math.min(frames, this.bufferedFrames) * BYTES_PER_FRAME;
-    // Chunks from the pipe split samples anywhere: copy bytes into the float array's memory.
-    const bytes = Buffer.from(
-      target.buffer,
-      target.byteOffset + offset * CHANNELS * BYTES_PER_SAMPLE,
-      wanted,
-    );
-    let copied = 0;
-    while (copied < wanted) {
-      const head = this.#chunks[0] as Buffer;
-      const available = head.length - this.#headOffset;
-      const take = Math.min(available, wanted - copied);
-      head.copy(bytes, copied, this.#headOffset, this.#headOffset + take);
-      copied += take;
-      this.#headOffset += take;
-      if (this.#headOffset >= head.length) {
-        this.#chunks.shift();
-        this.#headOffset = 0;
-      }
-    }
-    this.#buffered -= copied;
-    if (this.#paused && this.#buffered <= this.#lowWater && !this.#disposed) {
-      this.#paused = false;
-      this.#process?.stdout?.resume();
-    }
-    return copied / BYTES_PER_FRAME;
+    return this.#pcm.read(target, offset, frames);
   }
 
   /** Stops ffmpeg and drops the buffer. Idempotent. */
   async dispose(): Promise<void> {
     this.#disposed = true;
-    this.#chunks.length = 0;
-    this.#buffered = 0;
-    const job = this.#process;
-    if (job) {
-      // A paused pipe would keep ffmpeg blocked on write; let it drain into nothing.
-      job.stdout?.resume();
-      await job.dispose();
-    }
+    this.#pcm.clear();
+    await this.#process?.dispose();
   }
 }
