@@ -172,7 +172,7 @@ function check(condition: unknown, message: string): asserts condition {
 // ---- stages -------------------------------------------------------------------------------
 
 const timings: Array<{ name: string; seconds: number; ok: boolean }> = [];
-const STAGE_COUNT = 17;
+const STAGE_COUNT = 19;
 
 async function stage<T>(name: string, body: () => Promise<T>): Promise<T> {
   console.log(`\n==> [${timings.length + 1}/${STAGE_COUNT}] ${name}`);
