@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { firstPageJs } from '../server/bundle-size.ts';
-import { buildWebApp, DEFAULT_DIST_DIR, WEB_ROOT } from '../server/index.ts';
+import { DEFAULT_DIST_DIR, ensureWebBuild, WEB_ROOT } from '../server/index.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -73,7 +73,7 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
 
   // The production build, as the web server serves it.
-  await buildWebApp();
+  await ensureWebBuild();
   const size = await firstPageJs(DEFAULT_DIST_DIR);
   print(
     `[web e2e] first page JavaScript: ${(size.gzipBytes / 1024).toFixed(1)} KB gzipped, ` +

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -11,9 +10,16 @@ import {
   locateFfprobe,
 } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { type Capture, listen } from '../../scheduler/tests/helpers/listen.ts';
-import { buildWebApp, WEB_ROOT } from '../server/index.ts';
+import { ensureWebBuild } from '../server/index.ts';
+import {
+  ARTIFACTS,
+  apiGet,
+  type BrowserPage,
+  openPage,
+  registerFirstAdmin,
+} from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -23,8 +29,6 @@ import { startTestStation, type TestStation } from './helpers/station.ts';
  * plays on) and restored from the Trash page. One step per test, in order, on one page.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
 const WAIT = 30_000;
 const ADMIN = { username: 'library-boss', password: 'correct horse battery' };
 const NEW_TITLE = 'Edited On Air';
@@ -39,17 +43,9 @@ interface TrackBody {
 
 let logger: Logger;
 let station: TestStation;
-let browser: Browser;
-let context: BrowserContext;
+let session: BrowserPage;
 let page: Page;
 let onAir: TrackBody;
-
-async function apiGet<T>(path: string): Promise<T> {
-  return page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: 'same-origin' });
-    return res.json();
-  }, `/api/radio${path}`) as Promise<T>;
-}
 
 async function apiPost<T>(path: string, body: unknown): Promise<T> {
   return page.evaluate(
@@ -90,45 +86,39 @@ async function onTrack(title: string, action: 'Edit tags' | 'Move to folder' | '
 }
 
 beforeAll(async () => {
-  await access(CHROMIUM);
   logger = createLogger({ service: 'library-e2e', level: 'warn' });
-  await mkdir(ARTIFACTS, { recursive: true });
-  await buildWebApp();
+  await ensureWebBuild();
   station = await startTestStation(logger);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  session = await openPage(WAIT);
+  page = session.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close().catch(() => {});
+  await session?.close();
   await station?.stop();
   await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
 }, 60_000);
 
 describe('managing the library in Chromium', () => {
   it('signs in the first user (the admin) and puts a known track on air', async () => {
-    await page.goto(`${station.webUrl}/register`);
-    await page.getByLabel('User name').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
-    const list = await apiGet<{ items: TrackBody[] }>('/tracks?sort=duration&order=desc&limit=100');
+    await registerFirstAdmin(page, station.webUrl, ADMIN);
+    const list = await apiGet<{ items: TrackBody[] }>(
+      page,
+      '/tracks?sort=duration&order=desc&limit=100',
+    );
     onAir = list.items[0] as TrackBody;
     await apiPost('/player/play', { trackId: onAir.id });
     await waitFor('the chosen track on air', async () => {
-      const player = await apiGet<{ nowPlaying: { trackId: number } | null }>('/player');
+      const player = await apiGet<{ nowPlaying: { trackId: number } | null }>(page, '/player');
       return player.nowPlaying?.trackId === onAir.id;
     });
   }, 60_000);
 
   it("edits the on-air track's title: the ICY title, the file's tag, the audio unchanged", async () => {
-    const streams = await apiGet<{ mounts: { mount: string; url: string }[] }>('/streaming-status');
+    const streams = await apiGet<{ mounts: { mount: string; url: string }[] }>(
+      page,
+      '/streaming-status',
+    );
     const mp3 = streams.mounts.find((mount) => mount.mount === '/radio.mp3') as { url: string };
     const hash = await audioContentHash(join(station.musicDir, onAir.path));
     const listening = Date.now();
@@ -157,7 +147,10 @@ describe('managing the library in Chromium', () => {
     );
     expect(await fileTitle(onAir.path)).toBe(NEW_TITLE);
     expect(await audioContentHash(join(station.musicDir, onAir.path))).toBe(hash);
-    const player = await apiGet<{ nowPlaying: { trackId: number; title: string } }>('/player');
+    const player = await apiGet<{ nowPlaying: { trackId: number; title: string } }>(
+      page,
+      '/player',
+    );
     expect(player.nowPlaying).toMatchObject({ trackId: onAir.id, title: NEW_TITLE });
   }, 90_000);
 
@@ -167,7 +160,7 @@ describe('managing the library in Chromium', () => {
     await dialog.getByLabel(/Folder/).fill('E2E/Moved');
     await dialog.getByRole('button', { name: 'Move' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const moved = await apiGet<TrackBody>(`/tracks/${onAir.id}`);
+    const moved = await apiGet<TrackBody>(page, `/tracks/${onAir.id}`);
     expect(moved.path).toMatch(/^E2E\/Moved\//);
     onAir = moved;
     await page.goto(`${station.webUrl}/library?folder=E2E%2FMoved`);
@@ -183,15 +176,22 @@ describe('managing the library in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'library-02-deleted.png'), fullPage: true });
     await page.getByRole('button', { name: 'Done' }).click();
     // The decoder has the file open: the track plays on, its position still moving.
-    const before = await apiGet<{ nowPlaying: { trackId: number }; position: number }>('/player');
+    const before = await apiGet<{ nowPlaying: { trackId: number }; position: number }>(
+      page,
+      '/player',
+    );
     expect(before.nowPlaying.trackId).toBe(onAir.id);
     await waitFor('the deleted track to play on', async () => {
       const now = await apiGet<{ nowPlaying: { trackId: number } | null; position: number }>(
+        page,
         '/player',
       );
       return now.nowPlaying?.trackId === onAir.id && now.position > before.position + 2;
     });
-    const gone = await apiGet<{ total: number }>(`/tracks?q=${encodeURIComponent(NEW_TITLE)}`);
+    const gone = await apiGet<{ total: number }>(
+      page,
+      `/tracks?q=${encodeURIComponent(NEW_TITLE)}`,
+    );
     expect(gone.total).toBe(0);
   }, 60_000);
 
@@ -205,7 +205,7 @@ describe('managing the library in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'library-03-trash.png'), fullPage: true });
     await row.getByRole('button', { name: `Restore ${NEW_TITLE}` }).click();
     await row.waitFor({ state: 'detached' });
-    const back = await apiGet<TrackBody>(`/tracks/${onAir.id}`);
+    const back = await apiGet<TrackBody>(page, `/tracks/${onAir.id}`);
     expect(back).toMatchObject({ id: onAir.id, path: onAir.path, status: 'ok' });
     await page.goto(`${station.webUrl}/library?q=${encodeURIComponent(NEW_TITLE)}`);
     await page.locator('[data-testid=track-row] .cell-title', { hasText: NEW_TITLE }).waitFor();

@@ -1,11 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, type Logger, locateFfmpeg } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildWebApp, WEB_ROOT } from '../server/index.ts';
+import type { Page } from 'playwright-core';
+import { ensureWebBuild } from '../server/index.ts';
+import {
+  ARTIFACTS,
+  apiGet,
+  type BrowserPage,
+  openPage,
+  registerFirstAdmin,
+} from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -16,8 +22,6 @@ import { startTestStation, type TestStation } from './helpers/station.ts';
  * WebSocket and the scheduler's live input onto the mount.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
 const WAIT = 30_000;
 const ADMIN = { username: 'live-boss', password: 'correct horse battery' };
 const DJ_NAME = 'Night Owl';
@@ -28,8 +32,7 @@ const BEEP_HZ = 400;
 
 let logger: Logger;
 let station: TestStation;
-let browser: Browser;
-let context: BrowserContext;
+let session: BrowserPage;
 let page: Page;
 
 /** A listener that decodes the mount to mono PCM as it arrives, and knows if it was cut. */
@@ -135,51 +138,29 @@ function regularRun(onsets: number[]): number {
   return best;
 }
 
-async function apiGet<T>(path: string): Promise<T> {
-  return page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: 'same-origin' });
-    return res.json();
-  }, `/api/radio${path}`);
-}
-
 beforeAll(async () => {
   logger = createLogger({ service: 'live-e2e', level: 'warn' });
-  await mkdir(ARTIFACTS, { recursive: true });
-  await buildWebApp();
+  await ensureWebBuild();
   station = await startTestStation(logger);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      // A page in the background must keep recording and sending.
-      '--disable-background-timer-throttling',
-      '--disable-renderer-backgrounding',
-    ],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  session = await openPage(WAIT, [
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    // A page in the background must keep recording and sending.
+    '--disable-background-timer-throttling',
+    '--disable-renderer-backgrounding',
+  ]);
+  page = session.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close().catch(() => {});
+  await session?.close();
   await station?.stop();
   await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
 }, 60_000);
 
 describe('going live from the browser', () => {
   it('gives the admin broadcast credentials on the DJs tab, the password shown once', async () => {
-    await page.goto(`${station.webUrl}/register`);
-    await page.getByLabel('User name').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
+    await registerFirstAdmin(page, station.webUrl, ADMIN);
 
     await page.goto(`${station.webUrl}/admin/djs`);
     await page.getByText('No DJ has broadcast credentials yet.').waitFor();
@@ -204,6 +185,7 @@ describe('going live from the browser', () => {
 
   it('goes live from the Go live page; a listener of /radio.mp3 hears the fake microphone', async () => {
     const streaming = await apiGet<{ mounts: { mount: string; url: string }[] }>(
+      page,
       '/streaming-status',
     );
     const mp3 = streaming.mounts.find((mount) => mount.mount === '/radio.mp3');
@@ -237,7 +219,7 @@ describe('going live from the browser', () => {
       );
       logger.warn({ beeps: heard.length, first: heard[0] }, 'beeps heard at the listener');
 
-      const listen = await context.newPage();
+      const listen = await session.context.newPage();
       await listen.goto(`${station.webUrl}/`);
       await listen.getByTestId('live-badge').filter({ hasText: DJ_NAME }).waitFor();
       await listen.screenshot({ path: join(ARTIFACTS, 'live-03-listen-badge.png') });
@@ -246,7 +228,7 @@ describe('going live from the browser', () => {
       await page.getByRole('button', { name: 'Stop' }).click();
       await page.locator('.go-live-state[data-state=ended]').waitFor({ state: 'attached' });
       await waitFor('the live input empty again', async () => {
-        const live = await apiGet<{ onAir: unknown }>('/live');
+        const live = await apiGet<{ onAir: unknown }>(page, '/live');
         return live.onAir === null ? true : undefined;
       });
       const after = listener.seconds;

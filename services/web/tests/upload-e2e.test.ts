@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, type Logger, locateFfmpeg } from '@radio/core';
 import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildWebApp, WEB_ROOT } from '../server/index.ts';
+import type { Page } from 'playwright-core';
+import { ensureWebBuild } from '../server/index.ts';
+import { ARTIFACTS, type BrowserPage, openPage, registerFirstAdmin } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -16,16 +17,13 @@ import { startTestStation, type TestStation } from './helpers/station.ts';
  * reason, nothing of it left in the music folder. One step per test, in order, on one page.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
 const WAIT = 60_000;
 const ADMIN = { username: 'upload-boss', password: 'correct horse battery' };
 const FOLDER = 'E2E Uploads';
 
 let logger: Logger;
 let station: TestStation;
-let browser: Browser;
-let context: BrowserContext;
+let session: BrowserPage;
 let page: Page;
 let fixtures: string;
 
@@ -65,9 +63,7 @@ async function musicFiles(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  await access(CHROMIUM);
   logger = createLogger({ service: 'upload-e2e', level: 'warn' });
-  await mkdir(ARTIFACTS, { recursive: true });
   fixtures = await mkdtemp(join(tmpdir(), 'upload-e2e-'));
   const ffmpegPath = locateFfmpeg().path;
   const tags = (title: string) => ({ title, artist: 'Browser Band', album: 'Uploaded' });
@@ -88,20 +84,14 @@ beforeAll(async () => {
     { format: 'wav', durationSeconds: 180, frequency: 530 },
     { ffmpegPath },
   );
-  await buildWebApp();
+  await ensureWebBuild();
   station = await startTestStation(logger);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  session = await openPage(WAIT);
+  page = session.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close().catch(() => {});
+  await session?.close();
   await station?.stop();
   if (fixtures) await rm(fixtures, { recursive: true, force: true });
   await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
@@ -109,11 +99,7 @@ afterAll(async () => {
 
 describe('uploading in Chromium', () => {
   it('signs in the first user (the admin), who gets the Upload page', async () => {
-    await page.goto(`${station.webUrl}/register`);
-    await page.getByLabel('User name').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
+    await registerFirstAdmin(page, station.webUrl, ADMIN);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Upload' })
@@ -207,9 +193,9 @@ describe('uploading in Chromium', () => {
       if (req.method() === 'POST' && req.url().endsWith('/api/radio/uploads'))
         creations.push(req.url());
     };
-    context.on('request', onRequest);
+    session.context.on('request', onRequest);
     // A slow uplink (4 MB/s), so the reload lands in the middle of the upload.
-    const cdp = await context.newCDPSession(page);
+    const cdp = await session.context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
@@ -237,7 +223,7 @@ describe('uploading in Chromium', () => {
     });
     await page.getByTestId('upload-files').setInputFiles(file);
     await page.locator('[data-testid=upload-row][data-state=added]').waitFor();
-    context.off('request', onRequest);
+    session.context.off('request', onRequest);
     expect(creations).toHaveLength(1);
     const stored = join(station.musicDir, 'Resumed Take.wav');
     expect(await sha256(stored)).toBe(await sha256(file));

@@ -1,12 +1,12 @@
-import { mkdir } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, type Logger } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { signatureIsValid, WebhookReceiver } from '../../api/tests/helpers/webhook-receiver.ts';
-import { buildWebApp, WEB_ROOT } from '../server/index.ts';
+import { ensureWebBuild } from '../server/index.ts';
+import { ARTIFACTS, type BrowserPage, openPage, registerFirstAdmin } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -16,16 +16,13 @@ import { startTestStation, type TestStation } from './helpers/station.ts';
  * be its own services), so the receiver listens on this machine's network address.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
 const WAIT = 30_000;
 const ADMIN = { username: 'hook-boss', password: 'correct horse battery' };
 const HOOK = 'E2E receiver';
 
 let logger: Logger;
 let station: TestStation;
-let browser: Browser;
-let context: BrowserContext;
+let session: BrowserPage;
 let page: Page;
 let receiver: WebhookReceiver;
 let secret: string;
@@ -48,22 +45,15 @@ async function apiPost(path: string): Promise<number> {
 
 beforeAll(async () => {
   logger = createLogger({ service: 'webhooks-e2e', level: 'warn' });
-  await mkdir(ARTIFACTS, { recursive: true });
   receiver = await new WebhookReceiver(networkAddress()).start();
-  await buildWebApp();
+  await ensureWebBuild();
   station = await startTestStation(logger);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  session = await openPage(WAIT);
+  page = session.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close().catch(() => {});
-  await browser?.close().catch(() => {});
+  await session?.close();
   await station?.stop();
   await receiver?.stop();
   await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
@@ -71,11 +61,7 @@ afterAll(async () => {
 
 describe('webhooks in Chromium', () => {
   it('adds a webhook on the admin Webhooks tab and shows its secret once', async () => {
-    await page.goto(`${station.webUrl}/register`);
-    await page.getByLabel('User name').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
+    await registerFirstAdmin(page, station.webUrl, ADMIN);
 
     await page.goto(`${station.webUrl}/admin`);
     await page
