@@ -19,7 +19,10 @@ describe('ControlServer framing and limits', () => {
   beforeEach(async () => {
     clients = [];
     const registry = new CommandRegistry();
-    registerBuiltins(registry, () => Date.now() - 3_723_000);
+    // A fixed start, half a second into 01h 02m 03s: a start read again at each call could
+    // land a millisecond after the clock the uptime is taken from, and read 02s.
+    const startedAt = Date.now() - 3_723_500;
+    registerBuiltins(registry, () => startedAt);
     registry.add('echo', 'echo <text>', 'Answers its argument.', (args) => args);
     registry.add('empty', 'empty', 'Answers nothing.', () => '');
     registry.add('slow', 'slow', 'Answers late.', async () => {
