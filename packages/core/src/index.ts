@@ -24,5 +24,7 @@ export {
   silentLogger,
 } from './logger.ts';
 export * from './media/index.ts';
+export * from './metrics/index.ts';
 export { localUrl } from './net.ts';
+export * from './schedule/index.ts';
 export * from './station/mounts.ts';

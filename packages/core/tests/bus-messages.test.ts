@@ -37,6 +37,9 @@ describe('bus message catalogue', () => {
       'live.resumed',
       'live.state',
       'user.changed',
+      'schedule.timeline',
+      'requests.updated',
+      'bus.ping',
     ]);
     expect(COMMAND_TYPES).toEqual([
       'player.play',
@@ -53,6 +56,9 @@ describe('bus message catalogue', () => {
       'amplify.set',
       'library.rescan',
       'live.kick',
+      'schedule.reload',
+      'schedule.timeline',
+      'listeners.sessions',
     ]);
     expect(Object.keys(commandResultSchemas)).toEqual(COMMAND_TYPES);
     expect(STATE_KEYS).toEqual([
@@ -63,6 +69,7 @@ describe('bus message catalogue', () => {
       'library-scan',
       'library-analysis',
       'live-state',
+      'timeline',
     ]);
   });
 

@@ -1,4 +1,10 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  ListenerHourlyTable,
+  ListenerSessionsTable,
+  ListenerSketchesTable,
+  PlayListenersTable,
+} from './schema-audience.ts';
 
 /*
  * The one description of the station's tables. Both dialects store and return the same
@@ -31,6 +37,15 @@ export type UserRole = 'admin' | 'dj' | 'listener';
 export type TrackStatus = 'ok' | 'invalid' | 'missing';
 export type AnalysisStatus = 'pending' | 'done' | 'failed';
 export type PlaySource = 'request' | 'rotation' | 'playlist' | 'new';
+export type PlaylistKind =
+  | 'rotation'
+  | 'every_n_songs'
+  | 'every_n_minutes'
+  | 'hourly_at'
+  | 'once_at';
+export type PlayOrder = 'shuffle' | 'random' | 'sequential';
+export type StartMode = 'after_track' | 'interrupt';
+export type SongRequestStatus = 'pending' | 'played' | 'removed';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -52,6 +67,8 @@ export interface TracksTable {
   artist: string | null;
   album: string | null;
   genre: string | null;
+  /** The recording's ISRC tag (ID3 TSRC, Vorbis/FLAC ISRC, MP4), when the file has one. */
+  isrc: string | null;
   year: number | null;
   track_no: number | null;
   /** Seconds. */
@@ -107,6 +124,24 @@ export interface PlaylistsTable {
   is_public: Generated<Flag>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+  /** Takes part in programming (rotation, its schedules, its kind's rule); 0: personal only. */
+  on_air: Generated<Flag>;
+  kind: Generated<PlaylistKind>;
+  play_order: Generated<PlayOrder>;
+  /** 1-100: its share among the rotation playlists on air. */
+  weight: Generated<number>;
+  /** Played without crossfade, not counted against separation, not in the public history. */
+  jingle: Generated<Flag>;
+  /** every_n_songs: N songs; every_n_minutes: N minutes; hourly_at: the minute 0-59. */
+  interval: number | null;
+  /** once_at: when its one track plays. */
+  play_at: Timestamp | null;
+  /** hourly_at and once_at: wait for the track in progress, or fade it out at the time. */
+  start_mode: Generated<StartMode>;
+  /** Index into the current round of its order, kept across restarts. */
+  cursor: Generated<number>;
+  /** The round (seeds the shuffle of each round). */
+  cycle: Generated<number>;
 }
 
 export interface PlaylistItemsTable {
@@ -128,7 +163,51 @@ export interface PlayHistoryTable {
   ended_at: Timestamp | null;
   source: PlaySource;
   request_id: string | null;
+  /** The playlist it came from (scheduled, rotation or a rule's); a plain id, not a key. */
+  playlist_id: number | null;
+  jingle: Generated<Flag>;
+  /** The listener's request it answered. */
+  song_request_id: number | null;
 }
+
+/** One entry of the station's week: a playlist or a DJ's show slot, in STATION_TIMEZONE. */
+export interface SchedulesTable {
+  id: Generated<number>;
+  /** Exactly one of playlist_id and dj_user_id is set. */
+  playlist_id: number | null;
+  dj_user_id: number | null;
+  title: string | null;
+  /** Bit 0 Monday … bit 6 Sunday: the days a span starts on. */
+  days: number;
+  /** HH:MM local; an end before the start crosses midnight. */
+  start_time: string;
+  end_time: string;
+  /** YYYY-MM-DD, inclusive, of the day a span starts; null: open. */
+  start_date: string | null;
+  end_date: string | null;
+  priority: Generated<number>;
+  start_mode: Generated<StartMode>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** A listener's request for a library track. */
+export interface SongRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  track_id: number;
+  status: Generated<SongRequestStatus>;
+  requested_at: Generated<Timestamp>;
+  /** The earliest it may play (requested_at plus the minimum delay). */
+  not_before: Timestamp;
+  /** Where the scheduler's plan has it now. */
+  planned_at: Timestamp | null;
+  played_at: Timestamp | null;
+  /** Why it was removed. */
+  reason: string | null;
+}
+
+export type * from './schema-audience.ts';
 
 export interface SessionsTable {
   sid: string;
@@ -275,6 +354,12 @@ export interface Database {
   dj_accounts: DjAccountsTable;
   live_tokens: LiveTokensTable;
   live_shows: LiveShowsTable;
+  schedules: SchedulesTable;
+  song_requests: SongRequestsTable;
+  listener_sessions: ListenerSessionsTable;
+  listener_hourly: ListenerHourlyTable;
+  listener_sketches: ListenerSketchesTable;
+  play_listeners: PlayListenersTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -329,3 +414,13 @@ export type NewLiveToken = Insertable<LiveTokensTable>;
 export type LiveShow = Selectable<LiveShowsTable>;
 export type NewLiveShow = Insertable<LiveShowsTable>;
 export type LiveShowUpdate = Updateable<LiveShowsTable>;
+
+export type Schedule = Selectable<SchedulesTable>;
+export type NewSchedule = Insertable<SchedulesTable>;
+export type ScheduleUpdate = Updateable<SchedulesTable>;
+
+export type SongRequest = Selectable<SongRequestsTable>;
+export type NewSongRequest = Insertable<SongRequestsTable>;
+
+export type ListenerSession = Selectable<ListenerSessionsTable>;
+export type NewListenerSession = Insertable<ListenerSessionsTable>;

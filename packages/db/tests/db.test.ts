@@ -23,13 +23,19 @@ const MIGRATION_NAMES = Object.keys(migrations);
 const TABLES = [
   'audit_log',
   'dj_accounts',
+  'listener_hourly',
+  'listener_sessions',
+  'listener_sketches',
   'live_shows',
   'live_tokens',
   'play_history',
+  'play_listeners',
   'playlist_items',
   'playlists',
+  'schedules',
   'sessions',
   'settings',
+  'song_requests',
   'tracks',
   'trash',
   'users',
@@ -247,6 +253,7 @@ describe.each(dialects)('@radio/db on $name', ({ name, setup }) => {
         fade_point: 239.6,
         analyzed_at: '2026-11-24T10:00:00.000Z',
         audio_hash: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+        isrc: 'USRC17607839',
       });
       const { id } = await handle.db
         .insertInto('tracks')

@@ -9,12 +9,19 @@
  * are `null`, never missing, except where marked optional.
  */
 import { z } from 'zod';
+import {
+  liveKickTargetSchema,
+  liveSessionSchema,
+  liveSilentSchema,
+  liveStateSchema,
+} from './live-schemas.ts';
+import { count, epochMs, id, mountName, seconds } from './primitives.ts';
+import { listenerSessionSchema } from './session-schemas.ts';
+import { songRequestUpdateSchema, timelineSchema } from './timeline-schemas.ts';
 
-const count = z.number().int().nonnegative();
-const epochMs = z.number().int().nonnegative();
-const seconds = z.number().nonnegative();
-const id = z.number().int().positive();
-const mountName = z.string().startsWith('/');
+export * from './live-schemas.ts';
+export * from './session-schemas.ts';
+export * from './timeline-schemas.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes
@@ -179,48 +186,6 @@ export const deadAirSchema = z.object({
 });
 export type DeadAir = z.infer<typeof deadAirSchema>;
 
-/** A DJ's live source on the air (the scheduler's live input), or leaving it. */
-export const liveSessionSchema = z.object({
-  dj: z.object({ id, name: z.string().min(1) }),
-  /** The mount the DJ broadcasts to. */
-  mount: mountName,
-  at: epochMs,
-});
-export type LiveSession = z.infer<typeof liveSessionSchema>;
-
-/** A connected DJ stayed below -50 dBFS for LIVE_SILENCE_SECONDS: the AutoDJ took over. */
-export const liveSilentSchema = liveSessionSchema.extend({ silentSeconds: seconds });
-export type LiveSilent = z.infer<typeof liveSilentSchema>;
-
-/** One source connected to the live input, on air or waiting. */
-export const liveSourceSchema = z.object({
-  dj: z.object({ id, name: z.string().min(1) }),
-  /** When it connected. */
-  since: epochMs,
-  /** The title it sent (updinfo or stream headers); null until it sends one. */
-  title: z.string().nullable(),
-  /** Bytes received from the client so far. */
-  bytesIn: count,
-  /** What it sends, as detected: `mp3`, `aac`, `vorbis`, `opus`, `flac`, `webm`. */
-  format: z.string().min(1),
-});
-export type LiveSource = z.infer<typeof liveSourceSchema>;
-
-/** The live input as a whole: who is on air, who waits to take over, what is recorded. */
-export const liveStateSchema = z.object({
-  onAir: liveSourceSchema.nullable(),
-  /** Connected while another DJ is on air; the first takes over the moment that one leaves. */
-  waiting: z.array(liveSourceSchema),
-  /** The DJ on air is connected but silent, faded out for the AutoDJ until sound returns. */
-  silent: z.boolean(),
-  /** The show on air is being recorded. */
-  recording: z.boolean(),
-});
-export type LiveState = z.infer<typeof liveStateSchema>;
-
-export const liveKickTargetSchema = z.enum(['on_air', 'waiting', 'all']);
-export type LiveKickTarget = z.infer<typeof liveKickTargetSchema>;
-
 // ---------------------------------------------------------------------------------------------
 // Events: published on `radio:events`, received by every subscriber.
 
@@ -258,6 +223,12 @@ export const eventPayloadSchemas = {
    * drops what it keeps of it, so the change applies to that account's sessions at once.
    */
   'user.changed': z.object({ userId: id }),
+  /** The plan changed (or a planned track started): the next entries, for "Coming up". */
+  'schedule.timeline': timelineSchema,
+  /** Listener requests changed state (accepted, planned at a new time, played, removed). */
+  'requests.updated': z.object({ requests: z.array(songRequestUpdateSchema) }),
+  /** A service's probe of the bus round trip (metrics); only the sender reads its own. */
+  'bus.ping': z.object({ probe: z.string().min(1).max(64) }),
 } as const;
 
 export type EventType = keyof typeof eventPayloadSchemas;
@@ -299,6 +270,18 @@ export const commandPayloadSchemas = {
   'library.rescan': empty,
   /** Drops live sources: the DJ on air, those waiting, or all of them. */
   'live.kick': z.object({ target: liveKickTargetSchema }),
+  /** Schedules, playlists' programming, requests or their settings changed: plan again. */
+  'schedule.reload': empty,
+  /** The plan for the next `hours` hours. */
+  'schedule.timeline': z.object({ hours: z.number().positive().max(168) }),
+  /**
+   * A batch of finished listener sessions for the api to store. A command, not an event: the
+   * reply is the stream server's receipt, and a batch without one stays in its buffer.
+   */
+  'listeners.sessions': z.object({
+    node: z.string().min(1).max(200),
+    sessions: z.array(listenerSessionSchema).max(5000),
+  }),
 } as const;
 
 export const queuePushResultSchema = z.object({
@@ -340,6 +323,9 @@ export const commandResultSchemas = {
   'amplify.set': amplifyResultSchema,
   'library.rescan': libraryRescanResultSchema,
   'live.kick': liveKickResultSchema,
+  'schedule.reload': z.object({ revision: count }),
+  'schedule.timeline': timelineSchema,
+  'listeners.sessions': z.object({ stored: count }),
 } as const satisfies Record<keyof typeof commandPayloadSchemas, z.ZodType>;
 
 export type CommandType = keyof typeof commandPayloadSchemas;
@@ -358,6 +344,8 @@ export const stateSchemas = {
   'library-scan': libraryScanSchema,
   'library-analysis': libraryAnalysisSchema,
   'live-state': liveStateSchema,
+  /** The latest plan's first entries (what `schedule.timeline` events carry). */
+  timeline: timelineSchema,
 } as const;
 
 export type StateKey = keyof typeof stateSchemas;
@@ -376,6 +364,7 @@ export const eventStateKeys = {
   'library.scan': 'library-scan',
   'library.analysis': 'library-analysis',
   'live.state': 'live-state',
+  'schedule.timeline': 'timeline',
 } as const satisfies Partial<Record<EventType, StateKey>>;
 
 export type StatefulEventType = keyof typeof eventStateKeys;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '../errors.ts';
 import { describeConfig, loadConfig, type Spec } from './load.ts';
-import { embeddedSpec, schedulerSpec, streamSpec } from './schemas.ts';
+import { apiSpec, embeddedSpec, schedulerSpec, streamSpec } from './schemas.ts';
 
 const streamEnv = { ADMIN_PASSWORD: 'a', SOURCE_PASSWORD: 's' };
 
@@ -88,6 +88,37 @@ describe('loadConfig', () => {
       /LIVE_SILENCE_SECONDS must be seconds a live DJ/,
     );
     expect(() => loadConfig(schedulerSpec, { ...env, LIVE_PORT: 'x' })).toThrow(/LIVE_PORT/);
+  });
+
+  it('reads how long a mount may be without a source before station.offline (api)', () => {
+    const env = {
+      DATABASE_URL: 'sqlite:x',
+      SESSION_SECRET: 'test-session-secret-0123456789',
+      ADMIN_PASSWORD: 'a',
+    };
+    expect(loadConfig(apiSpec, env).WEBHOOK_OFFLINE_SECONDS).toBe(30);
+    expect(
+      loadConfig(apiSpec, { ...env, WEBHOOK_OFFLINE_SECONDS: '' }).WEBHOOK_OFFLINE_SECONDS,
+    ).toBe(30);
+    expect(
+      loadConfig(apiSpec, { ...env, WEBHOOK_OFFLINE_SECONDS: '90' }).WEBHOOK_OFFLINE_SECONDS,
+    ).toBe(90);
+    expect(loadConfig(embeddedSpec, { WEBHOOK_OFFLINE_SECONDS: '5' }).WEBHOOK_OFFLINE_SECONDS).toBe(
+      5,
+    );
+    for (const bad of ['0', '-5', '1.5', 'abc', '30s', '86401']) {
+      try {
+        loadConfig(apiSpec, { ...env, WEBHOOK_OFFLINE_SECONDS: bad });
+        throw new Error(`${bad} was accepted`);
+      } catch (error) {
+        const e = error as ConfigError;
+        expect(e).toBeInstanceOf(ConfigError);
+        expect(e.variable).toBe('WEBHOOK_OFFLINE_SECONDS');
+        expect(e.message).toBe(
+          `Invalid configuration: WEBHOOK_OFFLINE_SECONDS must be whole seconds a mount may be without a source before webhooks send station.offline, 1-86400, got ${JSON.stringify(bad)}`,
+        );
+      }
+    }
   });
 
   it('treats an empty string as unset', () => {

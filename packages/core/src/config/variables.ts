@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -18,6 +19,27 @@ function variable<T extends z.ZodType>(schema: T, expects: string, secret = fals
 /** The same variable, but allowed to be unset (embedded mode fills some in itself). */
 export function optional<T extends z.ZodType>(v: Variable<T>): Variable<z.ZodOptional<T>> {
   return { ...v, schema: v.schema.optional() };
+}
+
+/** Whether the runtime knows this IANA time zone (Intl throws a RangeError when not). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `a.b.c.d/n` or an IPv6 prefix; a bare address is a /32 or /128. */
+function isCidr(text: string): boolean {
+  const [address, bits, extra] = text.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -109,5 +131,42 @@ export const variables = {
   ),
   FALLBACK_FILE: variable(nonEmpty, 'an audio file played when nothing else can be'),
   TRUST_PROXY: variable(boolean, 'true or false'),
+  STATION_TIMEZONE: variable(
+    nonEmpty.default('UTC').refine(isTimeZone, 'not a time zone this runtime knows'),
+    'an IANA time zone name such as Europe/Berlin (default UTC)',
+  ),
+  ARTIST_SEPARATION_MINUTES: variable(
+    z.coerce.number().int().min(0).max(1440).default(30),
+    'minutes before an artist plays again, 0-1440',
+  ),
+  TRACK_SEPARATION_MINUTES: variable(
+    z.coerce.number().int().min(0).max(10080).default(180),
+    'minutes before a track plays again, 0-10080',
+  ),
+  LISTENER_PRIVACY: variable(
+    z.enum(['hashed', 'full', 'none']).default('hashed'),
+    'hashed (salted hash of the address), full or none',
+  ),
+  TRUSTED_PROXIES: variable(
+    z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+      )
+      .refine((list) => list.every(isCidr), 'one of them is not an address or CIDR'),
+    'comma-separated addresses or CIDRs (10.0.0.0/8,::1) whose X-Forwarded-For is believed',
+  ),
+  LISTENER_RETENTION_DAYS: variable(
+    z.coerce.number().int().min(1).max(3650).default(400),
+    'days listener sessions are kept before only their hourly sums remain, 1-3650',
+  ),
   REGISTRATION: variable(z.enum(['open', 'closed']).default('open'), 'open or closed'),
+  WEBHOOK_OFFLINE_SECONDS: variable(
+    z.coerce.number().int().min(1).max(86_400).default(30),
+    'whole seconds a mount may be without a source before webhooks send station.offline, 1-86400',
+  ),
 } as const;

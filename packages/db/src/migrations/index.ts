@@ -9,6 +9,11 @@ import * as trackAnalysis from './2026-11-24-01-track-analysis.ts';
 import * as libraryManagement from './2026-11-25-01-library-management.ts';
 import * as webhooks from './2026-11-25-02-webhooks.ts';
 import * as live from './2026-11-25-03-live.ts';
+import * as programming from './2026-11-26-01-programming.ts';
+import * as listenerSessions from './2026-11-26-02-listener-sessions.ts';
+import * as listenerSums from './2026-11-26-03-listener-sums.ts';
+import * as trackIsrc from './2026-11-26-04-track-isrc.ts';
+import * as playListeners from './2026-11-28-01-play-listeners.ts';
 
 /**
  * Every migration, by name. Listed by hand rather than read from the folder so that a
@@ -26,4 +31,9 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25-01-library-management': libraryManagement,
   '2026-11-25-02-webhooks': webhooks,
   '2026-11-25-03-live': live,
+  '2026-11-26-01-programming': programming,
+  '2026-11-26-02-listener-sessions': listenerSessions,
+  '2026-11-26-03-listener-sums': listenerSums,
+  '2026-11-26-04-track-isrc': trackIsrc,
+  '2026-11-28-01-play-listeners': playListeners,
 };
