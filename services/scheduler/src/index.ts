@@ -1,11 +1,13 @@
 export { CommandRegistry, type ControlCommand, type ControlHandler } from './control/registry.ts';
 export { SchedulerError, type SchedulerErrorCode } from './errors.ts';
+export { SchedulerMetrics } from './metrics/scheduler-metrics.ts';
 export {
   DEFAULT_STATION,
   type SchedulerOptions,
   schedulerOptionsFromConfig,
 } from './options.ts';
 export type { MountStatus, StationInfo } from './outputs/mount-output.ts';
+export * from './programming/index.ts';
 export {
   createScheduler,
   type Scheduler,

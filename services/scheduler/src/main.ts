@@ -10,6 +10,7 @@ import {
   schedulerSpec,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
+import { SchedulerMetrics } from './metrics/scheduler-metrics.ts';
 import { schedulerOptionsFromConfig } from './options.ts';
 import { createScheduler } from './scheduler.ts';
 
@@ -24,11 +25,18 @@ await runService(logger, 'scheduler', async (closers) => {
     ? await createRedisBus({ url: config.REDIS_URL, logger })
     : createMemoryBus({ logger });
   closers.add(() => bus.close());
-  const scheduler = createScheduler(schedulerOptionsFromConfig(config), {
-    db: database,
+  const metrics = new SchedulerMetrics(
+    { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD },
     bus,
-    logger,
-  });
+  );
+  closers.add(async () => metrics.close());
+  const options = schedulerOptionsFromConfig(config);
+  const scheduler = createScheduler(
+    { ...options, live: { ...options.live, metrics } },
+    { db: database, bus, logger },
+  );
   closers.add(() => scheduler.close());
+  metrics.readMounts(() => scheduler.status().mounts);
+  metrics.start();
   await scheduler.start();
 });

@@ -76,6 +76,9 @@ export class NowPlaying {
         source: entry.kind,
         requestId: entry.requestId,
         startedAt: new Date(startedAt),
+        playlistId: entry.programme?.playlistId ?? null,
+        jingle: entry.programme?.jingle ?? false,
+        songRequestId: entry.programme?.songRequestId ?? null,
       })
       .catch((error: unknown) => {
         this.#log.warn({ err: error }, 'cannot write play history');
@@ -114,10 +117,15 @@ export class NowPlaying {
 
   /** When listeners hear what is played now: through the encoders, the mounts' mean latency. */
   #heardAt(): number {
+    return Date.now() + this.latencyMs();
+  }
+
+  /** Ms from playing a block to its being heard: the mounts' mean encoder latency. */
+  latencyMs(): number {
     const mounts = this.#options.mounts;
     const latency =
       mounts.reduce((sum, m) => sum + m.latencySeconds, 0) / Math.max(1, mounts.length);
-    return Date.now() + Math.round(latency * 1000);
+    return Math.round(latency * 1000);
   }
 
   trackEnded(entry: QueueEntry, reason: TrackEndReason): void {

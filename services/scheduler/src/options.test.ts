@@ -16,3 +16,30 @@ describe('resolveOptions: loudnessTarget', () => {
     }
   });
 });
+
+describe('resolveOptions: programming', () => {
+  it('plans in UTC with 30 and 180 minutes of separation unless told otherwise', () => {
+    expect(resolveOptions(base).programming).toEqual({
+      timeZone: 'UTC',
+      artistSeparationMinutes: 30,
+      trackSeparationMinutes: 180,
+    });
+    const told = resolveOptions({
+      ...base,
+      timeZone: 'Europe/Berlin',
+      artistSeparationMinutes: 0,
+      trackSeparationMinutes: 10_080,
+    });
+    expect(told.programming).toEqual({
+      timeZone: 'Europe/Berlin',
+      artistSeparationMinutes: 0,
+      trackSeparationMinutes: 10_080,
+    });
+  });
+
+  it('refuses an unknown zone and separations out of range', () => {
+    expect(() => resolveOptions({ ...base, timeZone: 'Mars/Olympus' })).toThrow(/timeZone/);
+    expect(() => resolveOptions({ ...base, artistSeparationMinutes: 1441 })).toThrow(/artist/);
+    expect(() => resolveOptions({ ...base, trackSeparationMinutes: -1 })).toThrow(/track/);
+  });
+});

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type ConfigOf, STATION_MOUNTS, type StationMount, type schedulerSpec } from '@radio/core';
 import { SchedulerError } from './errors.ts';
+import type { SchedulerMetrics } from './metrics/scheduler-metrics.ts';
 import type { StationInfo } from './outputs/mount-output.ts';
 
 export interface SchedulerOptions {
@@ -41,6 +42,12 @@ export interface SchedulerOptions {
   dataDir?: string | undefined;
   /** The live input (unset: no live port). */
   live?: LiveOptions | undefined;
+  /** STATION_TIMEZONE: the IANA zone schedules are written in (default UTC). */
+  timeZone?: string;
+  /** ARTIST_SEPARATION_MINUTES: no artist again within this (0-1440, default 30). */
+  artistSeparationMinutes?: number;
+  /** TRACK_SEPARATION_MINUTES: no track again within this (0-10080, default 180). */
+  trackSeparationMinutes?: number;
 }
 
 export interface LiveOptions {
@@ -58,10 +65,15 @@ export interface LiveOptions {
   headerTimeoutMs?: number;
   /** Failed source logins per address before 429 (default 10 in 10 minutes). */
   loginLimit?: { maxFailures: number; windowMs: number };
+  /**
+   * The scheduler's Prometheus metrics: the live port is its one HTTP port, so GET /metrics is
+   * served there (a scheduler without a live input has none).
+   */
+  metrics?: SchedulerMetrics | undefined;
 }
 
-export type ResolvedLiveOptions = Required<Omit<LiveOptions, 'loginLimit'>> &
-  Pick<LiveOptions, 'loginLimit'>;
+export type ResolvedLiveOptions = Required<Omit<LiveOptions, 'loginLimit' | 'metrics'>> &
+  Pick<LiveOptions, 'loginLimit' | 'metrics'>;
 
 export const DEFAULT_STATION: StationInfo = {
   name: 'Radio',
@@ -92,6 +104,45 @@ export interface ResolvedOptions {
   fallbackFile: string | undefined;
   dataDir: string | undefined;
   live: ResolvedLiveOptions | null;
+  programming: ProgrammingOptions;
+}
+
+/** How the planner programmes the station: its clock's zone and the separation rules. */
+export interface ProgrammingOptions {
+  timeZone: string;
+  artistSeparationMinutes: number;
+  trackSeparationMinutes: number;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function resolveProgramming(options: SchedulerOptions): ProgrammingOptions {
+  const timeZone = options.timeZone ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw invalid(`timeZone must be an IANA time zone, got ${timeZone}`);
+  const artistSeparationMinutes = options.artistSeparationMinutes ?? 30;
+  if (
+    !Number.isInteger(artistSeparationMinutes) ||
+    artistSeparationMinutes < 0 ||
+    artistSeparationMinutes > 1440
+  ) {
+    throw invalid(`artistSeparationMinutes must be 0-1440, got ${artistSeparationMinutes}`);
+  }
+  const trackSeparationMinutes = options.trackSeparationMinutes ?? 180;
+  if (
+    !Number.isInteger(trackSeparationMinutes) ||
+    trackSeparationMinutes < 0 ||
+    trackSeparationMinutes > 10_080
+  ) {
+    throw invalid(`trackSeparationMinutes must be 0-10080, got ${trackSeparationMinutes}`);
+  }
+  return { timeZone, artistSeparationMinutes, trackSeparationMinutes };
 }
 
 function resolveLive(live: LiveOptions | undefined): ResolvedLiveOptions | null {
@@ -104,6 +155,7 @@ function resolveLive(live: LiveOptions | undefined): ResolvedLiveOptions | null 
     idleTimeoutMs: live.idleTimeoutMs ?? 10_000,
     headerTimeoutMs: live.headerTimeoutMs ?? 10_000,
     loginLimit: live.loginLimit,
+    metrics: live.metrics,
   };
   if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535) {
     throw invalid(`live.port must be 0-65535, got ${resolved.port}`);
@@ -186,6 +238,7 @@ export function resolveOptions(options: SchedulerOptions): ResolvedOptions {
     fallbackFile: options.fallbackFile === undefined ? undefined : resolve(options.fallbackFile),
     dataDir: options.dataDir === undefined ? undefined : resolve(options.dataDir),
     live: resolveLive(options.live),
+    programming: resolveProgramming(options),
   };
 }
 
@@ -210,6 +263,9 @@ export function schedulerOptionsFromConfig(
     | 'LIVE_PORT'
     | 'LIVE_FADE_SECONDS'
     | 'LIVE_SILENCE_SECONDS'
+    | 'STATION_TIMEZONE'
+    | 'ARTIST_SEPARATION_MINUTES'
+    | 'TRACK_SEPARATION_MINUTES'
   >,
 ): SchedulerOptions {
   return {
@@ -231,5 +287,8 @@ export function schedulerOptionsFromConfig(
       fadeSeconds: config.LIVE_FADE_SECONDS,
       silenceSeconds: config.LIVE_SILENCE_SECONDS,
     },
+    timeZone: config.STATION_TIMEZONE,
+    artistSeparationMinutes: config.ARTIST_SEPARATION_MINUTES,
+    trackSeparationMinutes: config.TRACK_SEPARATION_MINUTES,
   };
 }

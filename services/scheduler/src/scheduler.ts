@@ -22,6 +22,7 @@ import { SchedulerError } from './errors.ts';
 import type { LibraryChange } from './library/change-batch.ts';
 import { Library } from './library/library.ts';
 import type { AutoDj } from './live/air-mixer.ts';
+import type { LiveTitles } from './live/live-input.ts';
 import { type LiveStation, openLive } from './live/live-station.ts';
 import { NowPlaying } from './now-playing.ts';
 import { followOnAirTags } from './on-air-tags.ts';
@@ -29,10 +30,11 @@ import { Amplifier } from './operators/amplify.ts';
 import { type ResolvedOptions, resolveOptions, type SchedulerOptions } from './options.ts';
 import type { MountOutput } from './outputs/mount-output.ts';
 import { StationOutputs } from './outputs/station-outputs.ts';
-import { BYTES_PER_FRAME, CHANNELS } from './pcm.ts';
-import { Clock } from './playout/clock.ts';
+import type { Clock } from './playout/clock.ts';
 import { OnAirWatch } from './playout/on-air-watch.ts';
 import { Player } from './playout/player.ts';
+import { startStationClock } from './playout/station-clock.ts';
+import { type ProgrammeHooks, ProgrammeStation } from './programme-station.ts';
 import type { Db } from './repositories/db.ts';
 import { HistoryRepository } from './repositories/history-repository.ts';
 import { PlaylistRepository } from './repositories/playlist-repository.ts';
@@ -56,7 +58,6 @@ interface PlayerParts {
 }
 
 const QUEUE_PUBLISH_MS = 100;
-const RECENT_HISTORY = 20;
 
 function isDbHandle(db: DbHandle | Db): db is DbHandle {
   return typeof (db as DbHandle).ping === 'function' && 'db' in db;
@@ -94,6 +95,7 @@ class SchedulerImpl implements Scheduler {
   #controller: PlayoutController | null = null;
   #watch: OnAirWatch | null = null;
   #live: LiveStation | null = null;
+  #programme: ProgrammeStation | null = null;
   #cleanups: (() => void)[] = [];
   #queueTimer: NodeJS.Timeout | null = null;
   #startedAt = Date.now();
@@ -157,7 +159,6 @@ class SchedulerImpl implements Scheduler {
     const library = await this.#loadLibrary(root);
     const upcoming = new Upcoming({ ids: new RequestIds() });
     this.#upcoming = upcoming;
-    upcoming.init(library.tracks(), await history.recentTrackIds(RECENT_HISTORY));
 
     this.#mounts = this.#createMounts(ffmpegPath);
     const { player, nowPlaying } = this.#createPlayer({
@@ -199,8 +200,14 @@ class SchedulerImpl implements Scheduler {
       player.produce(out, frames, at);
       watch.process(out, frames, at);
     };
+    await this.#openProgramme({ library, upcoming, player, controller, nowPlaying }).start();
     this.#live = await this.#openLive(autoDj, nowPlaying, ffmpegPath);
-    this.#startPlayout(this.#live?.produce ?? autoDj);
+    this.#clock = startStationClock({
+      logger: this.#root,
+      intervalMs: this.#options.clockIntervalMs,
+      produce: this.#live?.produce ?? autoDj,
+      outputs: this.#outputs,
+    });
     await this.#startAnalysis(library, ffmpegPath);
     const control = await this.#startControl(controller, root);
     this.#cleanups.push(registerBusCommands(this.#bus, controller));
@@ -294,8 +301,14 @@ class SchedulerImpl implements Scheduler {
       supply: parts.upcoming,
       amplifier: parts.amplifier,
       events: {
-        onTrackStart: (entry, frame) => nowPlaying.trackStarted(entry, frame),
-        onTrackEnd: (entry, reason) => nowPlaying.trackEnded(entry, reason),
+        onTrackStart: (entry, frame) => {
+          nowPlaying.trackStarted(entry, frame);
+          this.#programme?.trackStarted(entry, nowPlaying.current()?.startedAt ?? Date.now());
+        },
+        onTrackEnd: (entry, reason) => {
+          nowPlaying.trackEnded(entry, reason);
+          this.#programme?.trackEnded(reason);
+        },
         onTrackFailed: (entry, reason, fileFault) => {
           if (!fileFault) return;
           void library.markUnplayable(entry.track.id, reason).catch((error: unknown) => {
@@ -303,43 +316,34 @@ class SchedulerImpl implements Scheduler {
           });
         },
         onStateChange: (state) => nowPlaying.stateChanged(state),
+        onNextPrepared: (entry) => this.#programme?.entryPrepared(entry),
       },
     });
     this.#player = player;
     return { player, nowPlaying };
   }
 
+  /** The planner at run time: what plays after the hand-queued entries, and when. */
+  #openProgramme(parts: ProgrammeHooks): ProgrammeStation {
+    const { commands } = this;
+    const shared = { db: this.#db, bus: this.#bus, logger: this.#root, options: this.#options };
+    this.#programme = new ProgrammeStation({ ...parts, ...shared, commands });
+    return this.#programme;
+  }
+
   /** The live port, when configured: it decides block by block whether the AutoDJ is heard. */
-  async #openLive(autoDj: AutoDj, titles: NowPlaying, ffmpegPath: string) {
+  async #openLive(autoDj: AutoDj, nowPlaying: NowPlaying, ffmpegPath: string) {
     const { live, dataDir } = this.#options;
     if (!live) return null;
     const { commands } = this;
+    const titles: LiveTitles = {
+      liveChanged: (on, frame) => {
+        nowPlaying.liveChanged(on, frame);
+        this.#programme?.liveChanged(on?.djId ?? null);
+      },
+    };
     const parts = { db: this.#db, bus: this.#bus, logger: this.#root, commands };
     return openLive({ ...parts, options: live, dataDir, ffmpegPath, titles, autoDj });
-  }
-
-  /** The playout: the clock pulls PCM from the air (AutoDJ or live) and hands every encoder the block. */
-  #startPlayout(produce: AutoDj): void {
-    const maxBlockFrames = 4410;
-    const block = new Float32Array(maxBlockFrames * CHANNELS);
-    const outputs = this.#outputs;
-    this.#clock = new Clock({
-      logger: componentLogger(this.#root, 'clock'),
-      intervalMs: this.#options.clockIntervalMs,
-      maxBlockFrames,
-      onBlock: (frames, startFrame) => {
-        try {
-          produce(block, frames, startFrame);
-          // Each encoder pipe may keep the buffer until written: give them a copy, not `block`.
-          const pcm = Buffer.from(new Uint8Array(block.buffer, 0, frames * BYTES_PER_FRAME));
-          outputs?.write(pcm, startFrame);
-        } catch (error) {
-          this.#log.error({ err: error }, 'playout block failed');
-        }
-      },
-    });
-    outputs?.start();
-    this.#clock.start();
   }
 
   async #startControl(controller: PlayoutController, root: string): Promise<ControlServer> {
@@ -398,6 +402,7 @@ class SchedulerImpl implements Scheduler {
       }
     };
     await step('control', () => this.#control?.stop());
+    await step('programme', () => this.#programme?.close());
     await step('live', () => this.#live?.close());
     await step('clock', () => this.#clock?.stop());
     await step('player', () => this.#player?.close());
@@ -411,6 +416,7 @@ class SchedulerImpl implements Scheduler {
 
   #onLibraryChange(change: LibraryChange): void {
     this.#upcoming?.applyLibraryChange(change);
+    this.#programme?.libraryChanged();
     this.#watch?.libraryChanged();
     followOnAirTags(change, this.#player, this.#nowPlaying);
     const small = change.paths.length <= 100;

@@ -46,6 +46,7 @@ describe('control port commands on a running scheduler', () => {
         '| request.push <uri>',
         '| request.queue',
         '| request.skip',
+        '| schedule.timeline',
         '| uptime',
         '| var.get <name>',
         '| var.list',
@@ -94,7 +95,9 @@ describe('control port commands on a running scheduler', () => {
       `request.push ${pathToFileURL(join(station.music, 'untagged-demo.mp3')).href}`,
     );
     for (const rid of [relative, absolute, uri]) expect(rid).toMatch(/^\d+$/);
-    expect(Number(absolute)).toBe(Number(relative) + 1);
+    // Request ids count up; a re-plan after a push may give the planned entries new ones too.
+    expect(Number(absolute)).toBeGreaterThan(Number(relative));
+    expect(Number(uri)).toBeGreaterThan(Number(absolute));
     const lines = await requestLines();
     expect(lines.slice(0, 3)).toEqual([
       `${relative} Alpha Band - Noon (Alpha Band/First Light/02 - Noon.mp3) [request]`,

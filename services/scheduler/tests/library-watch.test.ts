@@ -88,7 +88,7 @@ describe('the music folder is watched while the station plays', () => {
         const flac = current.find((l) => l.includes('(incoming/Fresh FLAC.flac) [new]'));
         return mp3 && flac ? current : undefined;
       },
-      10_000,
+      30_000,
       25,
     );
     const elapsed = Date.now() - copiedAt;
@@ -126,7 +126,7 @@ describe('the music folder is watched while the station plays', () => {
     await waitFor(
       'the slow copy listed',
       async () => (await queue()).some((l) => l.includes('(Slow Copy.flac) [new]')),
-      10_000,
+      20_000,
     );
     const row = await station.db.db
       .selectFrom('tracks')
@@ -206,7 +206,7 @@ describe('an empty music folder', () => {
     const line = await waitFor(
       'the first track on air',
       async () => (await station.command('request.on_air')) || undefined,
-      10_000,
+      20_000,
     );
     expect(line).toMatch(/^\d+ First Song \d+:\d\d \/ 0:04$/);
   });

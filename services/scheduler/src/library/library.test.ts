@@ -63,6 +63,22 @@ describe('probeFile', () => {
     expect(plain.ok && plain.tags.replayGain).toBeNull();
   });
 
+  it('reads the ISRC of MP3 (ID3 TSRC) and FLAC (Vorbis ISRC) files', async () => {
+    const tagged = [
+      ['isrc.mp3', 'TSRC=USRC17607839', 'USRC17607839'],
+      ['isrc.flac', 'ISRC=GBAYE0601498', 'GBAYE0601498'],
+    ] as const;
+    for (const [name, tag, isrc] of tagged) {
+      const path = join(dir, name);
+      const args = ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=1', '-metadata', tag];
+      await runFfmpeg([...args, path], { ffmpegPath, logger: silentLogger(), name: 'test audio' });
+      const result = await probeFile(path, name, 1000);
+      expect(result.ok && result.tags.isrc).toBe(isrc);
+    }
+    const plain = await probeFile(join(dir, 'song.flac'), 'song.flac', 1000);
+    expect(plain.ok && plain.tags.isrc).toBeNull();
+  });
+
   it('titles an untagged file by its name and refuses empty or corrupt files', async () => {
     const path = join(dir, 'My_Untagged Song.mp3');
     await generateTrack(path, { format: 'mp3', durationSeconds: 1 }, { ffmpegPath });

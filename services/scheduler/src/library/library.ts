@@ -45,6 +45,7 @@ export class Library {
   readonly #index: FileIndex;
   readonly #locks = new PathLocks();
   readonly #scanListeners = new Set<(scan: LibraryScan) => void>();
+  readonly #analysisListeners = new Set<(track: LibraryTrack) => void>();
 
   #started = false;
   #stopped = false;
@@ -176,6 +177,14 @@ export class Library {
   /** New analysis values for a playable track: its next play uses them. */
   applyAnalysis(id: number, analysis: TrackAnalysis): void {
     this.#index.applyAnalysis(id, analysis);
+    const track = this.#index.get(id);
+    if (track) for (const listener of this.#analysisListeners) listener(track);
+  }
+
+  /** A track's analysis changed (its cue points time it differently from now on). */
+  onAnalysis(listener: (track: LibraryTrack) => void): () => void {
+    this.#analysisListeners.add(listener);
+    return () => this.#analysisListeners.delete(listener);
   }
 
   /** One file is never indexed twice at once (the watch, a scan and `resolve` may all ask). */

@@ -8,6 +8,7 @@ export interface TrackTags {
   artist: string | null;
   album: string | null;
   genre: string | null;
+  isrc: string | null;
   year: number | null;
   trackNo: number | null;
   /** Seconds. */
@@ -89,6 +90,7 @@ export const probeFile: Probe = async (absolutePath, libraryPath, size) => {
       artist: text(common.artist) ?? text(common.albumartist),
       album: text(common.album),
       genre: text(common.genre?.[0]),
+      isrc: text(common.isrc?.[0]),
       year: positiveInt(common.year),
       trackNo: positiveInt(common.track?.no),
       duration: format.duration,

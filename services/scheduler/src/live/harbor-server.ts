@@ -1,5 +1,5 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import type { Logger } from '@radio/core';
+import type { Logger, MetricsEndpoint } from '@radio/core';
 import type { DjCredentials, SourceLogin } from './dj-credentials.ts';
 import { LIVE_MOUNT, type LiveInput } from './live-input.ts';
 import type { LoginLimiter } from './login-limiter.ts';
@@ -17,6 +17,8 @@ export interface HarborOptions {
   headerTimeoutMs: number;
   maxHeadBytes?: number;
   maxConnections?: number;
+  /** The scheduler's Prometheus metrics, served at GET /metrics (the port's one plain page). */
+  metrics?: MetricsEndpoint | undefined;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -32,8 +34,13 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-function reply(socket: Socket, status: number, body: string, extra: string[] = []): void {
-  const type = body.startsWith('<?xml') ? 'text/xml' : 'text/plain; charset=utf-8';
+function reply(
+  socket: Socket,
+  status: number,
+  body: string,
+  extra: string[] = [],
+  type = body.startsWith('<?xml') ? 'text/xml' : 'text/plain; charset=utf-8',
+): void {
   const head = [
     `HTTP/1.0 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
     `Content-Type: ${type}`,
@@ -138,6 +145,12 @@ export class HarborServer {
     const { method, path } = head;
     if (method === 'GET' && path === '/admin/metadata')
       return this.#metadata(socket, address, head);
+    if (method === 'GET' && path === '/metrics' && this.#options.metrics) {
+      const answer = await this.#options.metrics.answer(head.headers.get('authorization'));
+      const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`);
+      reply(socket, answer.status, answer.body, headers, answer.contentType);
+      return;
+    }
     if (method !== 'SOURCE' && method !== 'PUT') {
       reply(socket, method === 'GET' ? 404 : 405, 'the live input takes SOURCE or PUT on /live\n');
       return;

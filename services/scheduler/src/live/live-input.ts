@@ -13,8 +13,11 @@ export const LIVE_MOUNT = '/live';
 
 /** What the live input tells the mounts' titles and now-playing (NowPlaying). */
 export interface LiveTitles {
-  /** A DJ is heard with `title` from global frame `frame`; null: the AutoDJ's titles again. */
-  liveChanged(live: { title: string; dj: string } | null, frame: number): void;
+  /**
+   * A DJ (user `djId`) is heard with `title` from global frame `frame`; null: the AutoDJ's
+   * titles again.
+   */
+  liveChanged(live: { title: string; dj: string; djId: number } | null, frame: number): void;
 }
 
 export interface LiveInputOptions {
@@ -259,8 +262,9 @@ export class LiveInput {
     this.#publishState();
   }
 
-  #title(session: LiveSession): { title: string; dj: string } {
-    return { title: session.title ?? `Live: ${session.dj.name}`, dj: session.dj.name };
+  #title(session: LiveSession): { title: string; dj: string; djId: number } {
+    const { dj } = session;
+    return { title: session.title ?? `Live: ${dj.name}`, dj: dj.name, djId: dj.id };
   }
 
   #session(session: LiveSession): { dj: { id: number; name: string }; mount: string; at: number } {

@@ -57,6 +57,12 @@ export async function openLive(parts: LiveParts): Promise<LiveStation> {
     limiter: new LoginLimiter(options.loginLimit?.maxFailures, options.loginLimit?.windowMs),
     logger: log,
     headerTimeoutMs: options.headerTimeoutMs,
+    // The live port is the scheduler's one HTTP port: its metrics are served there.
+    metrics: options.metrics?.endpoint,
+  });
+  options.metrics?.readLive(() => {
+    const state = input.state();
+    return state.onAir !== null && !state.silent;
   });
   // Shows a previous run left open (it stopped without ending them) end now.
   await parts.db

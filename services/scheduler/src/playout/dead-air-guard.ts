@@ -47,6 +47,7 @@ export class DeadAirGuard {
   #energy = 0;
   #filled = 0;
   #skips = 0;
+  #deadAirSeconds = 0;
 
   constructor(options: DeadAirGuardOptions) {
     this.#options = options;
@@ -56,6 +57,11 @@ export class DeadAirGuard {
   /** Tracks skipped for dead air since start. */
   get skips(): number {
     return this.#skips;
+  }
+
+  /** Seconds of silence the guard cut short since start (each skip's silent stretch). */
+  get deadAirSeconds(): number {
+    return this.#deadAirSeconds;
   }
 
   /** Looks at one block of output (`frames` interleaved stereo frames of `samples`). */
@@ -98,6 +104,7 @@ export class DeadAirGuard {
     const silentSeconds = Math.round(framesToSeconds(this.#silentFrames) * 10) / 10;
     this.#restart();
     this.#skips += 1;
+    this.#deadAirSeconds += silentSeconds;
     this.#options.logger.warn(
       { trackId: track.trackId, requestId: track.requestId, title: track.title, silentSeconds },
       'dead air: the track on air is silent; skipping it',

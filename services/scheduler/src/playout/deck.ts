@@ -107,3 +107,21 @@ export class Deck {
     return got;
   }
 }
+
+/**
+ * Ms from a track's start to the start of the next, as the player joins them: what it plays less
+ * the overlap of the crossfade (`crossfaded`), or all of it back to back (`joined`: into or out
+ * of a jingle). The planner's timing comes from here, so what it predicts is what plays.
+ */
+export function slotMs(
+  track: LibraryTrack,
+  settings: PlanSettings,
+): { crossfaded: number; joined: number } {
+  const plan = planDeck(track, settings);
+  const playFrames = secondsToFrames(plan.playSeconds ?? track.duration ?? 0);
+  const toMs = (frames: number): number => (frames * 1000) / secondsToFrames(1);
+  return {
+    crossfaded: toMs(Math.max(0, playFrames - plan.overlapFrames)),
+    joined: toMs(playFrames),
+  };
+}

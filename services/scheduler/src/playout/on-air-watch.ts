@@ -18,6 +18,7 @@ import { FallbackSwitch } from './fallback-switch.ts';
 /** What the watch needs of the player. */
 export interface WatchedPlayer {
   readonly state: PlaybackState;
+  readonly counts: { readonly underruns: number; readonly decoderFailures: number };
   onAir(): { readonly entry: QueueEntry } | null;
   skip(): unknown;
 }
@@ -26,10 +27,10 @@ export interface WatchedPlayer {
 export interface OnAirWatchParts {
   player: WatchedPlayer;
   /** The head of the upcoming list: null when nothing is left to play. */
-  upcoming: { head(): QueueEntry | null };
+  upcoming: { head(): QueueEntry | null; list(): readonly QueueEntry[] };
   nowPlaying: NowPlaying;
   ffmpegPath: string;
-  options: Pick<ResolvedOptions, 'deadAirSeconds' | 'fallbackFile' | 'station'>;
+  options: Pick<ResolvedOptions, 'deadAirSeconds' | 'fallbackFile' | 'station' | 'live'>;
 }
 
 export interface OnAirWatchDeps {
@@ -89,6 +90,13 @@ export class OnAirWatch {
           guardLog.warn({ err: error }, 'cannot publish on the bus');
         }),
     });
+    // The scheduler's metrics (served on the live port) read the playout's health here.
+    options.live?.metrics?.readPlayout(() => ({
+      underruns: player.counts.underruns,
+      decoderFailures: player.counts.decoderFailures,
+      deadAirSeconds: this.#guard.deadAirSeconds,
+      queueLength: upcoming.list().length,
+    }));
   }
 
   /** One block of output (`frames` interleaved stereo frames at global frame `startFrame`). */

@@ -3,7 +3,7 @@ import type { Amplifier } from '../operators/amplify.ts';
 import { mixCrossfade } from '../operators/crossfade.ts';
 import { Limiter } from '../operators/limiter.ts';
 import { CHANNELS, framesToSeconds, secondsToFrames } from '../pcm.ts';
-import type { QueueEntry } from '../sources/queue-entry.ts';
+import { isJingle, type QueueEntry } from '../sources/queue-entry.ts';
 import { Deck, planDeck } from './deck.ts';
 
 /** Where the player takes its tracks from (the upcoming list). */
@@ -25,6 +25,8 @@ export interface PlayerEvents {
    */
   onTrackFailed(entry: QueueEntry, reason: string, fileFault: boolean): void;
   onStateChange(state: PlaybackState): void;
+  /** The next entry is being decoded ahead: it is committed to play next. */
+  onNextPrepared?(entry: QueueEntry): void;
 }
 
 export interface PlayerOptions {
@@ -84,6 +86,8 @@ export class Player {
   #scratchA = new Float32Array(0);
   #scratchB = new Float32Array(0);
   #closed = false;
+  /** For the metrics: blocks cut short because the decoder on air was behind; failed tracks. */
+  readonly counts = { underruns: 0, decoderFailures: 0 };
 
   constructor(options: PlayerOptions) {
     this.#options = options;
@@ -142,6 +146,16 @@ export class Player {
       this.#next = null;
       void next.decoder.dispose();
     }
+  }
+
+  /**
+   * Starts decoding the head of the upcoming list now, not only once the track on air is fully
+   * decoded: a cut planned ahead (a scheduled interrupt) then has its track ready at the cut.
+   */
+  prepareNext(): void {
+    this.refreshNext();
+    if (this.#next || this.#closed) return;
+    this.#prepare();
   }
 
   /** Ends the track on air now (with a very short fade); the next one follows at once. */
@@ -247,14 +261,21 @@ export class Player {
       return;
     }
     if (next || !this.#current?.decoder.ended) return;
+    this.#prepare();
+  }
+
+  #prepare(): void {
     const head = this.#options.supply.head();
-    if (head) this.#next = this.#newDeck(head);
+    if (!head) return;
+    this.#next = this.#newDeck(head);
+    this.#options.events.onNextPrepared?.(head);
   }
 
   #failed(deck: Deck): void {
     const reason = deck.decoder.error ?? 'the decoder produced no audio';
     this.#log.warn({ path: deck.entry.track.path, reason }, 'track cannot be decoded; skipped');
     void deck.decoder.dispose();
+    this.counts.decoderFailures += 1;
     this.#options.events.onTrackFailed(deck.entry, reason, deck.decoder.fileFault);
   }
 
@@ -287,7 +308,7 @@ export class Player {
         continue;
       }
       this.#preload();
-      const overlap = deck.plan.overlapFrames;
+      const overlap = this.#overlap(deck);
       if (
         decoder.ended &&
         overlap > 0 &&
@@ -308,9 +329,18 @@ export class Player {
         deck.played += got;
         pos += got;
       }
-      if (got < want && !decoder.ended) break; // the decoder is behind: silence for now
+      if (got < want && !decoder.ended) {
+        this.counts.underruns += 1; // the decoder is behind: silence for now
+        break;
+      }
     }
     return pos;
+  }
+
+  /** Frames the next track overlaps the end of `deck`: none into or out of a jingle. */
+  #overlap(deck: Deck): number {
+    const next = this.#next?.entry ?? this.#options.supply.head();
+    return isJingle(deck.entry) || isJingle(next) ? 0 : deck.plan.overlapFrames;
   }
 
   #beginCrossfade(deck: Deck, total: number): void {

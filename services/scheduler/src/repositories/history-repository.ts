@@ -9,6 +9,12 @@ export interface HistoryStart {
   source: PlaySource;
   requestId: string | null;
   startedAt: Date;
+  /** The playlist it came from (scheduled, rotation or a rule's). */
+  playlistId?: number | null;
+  /** A jingle: kept out of the listener-facing history. */
+  jingle?: boolean;
+  /** The listener request it answers. */
+  songRequestId?: number | null;
 }
 
 /** Writes `play_history`: a row when a track goes on air, its end time when it leaves. */
@@ -29,6 +35,9 @@ export class HistoryRepository {
         source: entry.source,
         request_id: entry.requestId,
         started_at: entry.startedAt.toISOString(),
+        playlist_id: entry.playlistId ?? null,
+        jingle: entry.jingle ? 1 : 0,
+        song_request_id: entry.songRequestId ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -41,18 +50,6 @@ export class HistoryRepository {
       .set({ ended_at: endedAt.toISOString() })
       .where('id', '=', id)
       .execute();
-  }
-
-  /** Track ids played most recently first (for the rotation's no-repeat window at start). */
-  async recentTrackIds(limit: number): Promise<number[]> {
-    const rows = await this.#db
-      .selectFrom('play_history')
-      .select('track_id')
-      .where('track_id', 'is not', null)
-      .orderBy('started_at', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.flatMap((row) => (row.track_id === null ? [] : [row.track_id]));
   }
 
   /** Closes rows a previous run left open (it stopped without writing an end). */

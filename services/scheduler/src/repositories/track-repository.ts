@@ -102,6 +102,7 @@ export class TrackRepository {
       artist: tags.artist,
       album: tags.album,
       genre: tags.genre,
+      isrc: tags.isrc,
       year: tags.year,
       track_no: tags.trackNo,
       duration: tags.duration,
