@@ -28,7 +28,7 @@ function mean(values: number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-function table(header: string[], lines: string[][]): void {
+export function table(header: string[], lines: string[][]): void {
   const widths = header.map((h, i) =>
     Math.max(h.length, ...lines.map((l) => (l[i] as string).length)),
   );

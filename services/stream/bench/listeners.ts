@@ -7,6 +7,7 @@
  *   node bench/listeners.ts [--counts 500,2000,5000,10000] [--seconds 30] [--ramp 500]
  *                           [--settle 3] [--workers auto] [--servers ours,icecast]
  *                           [--bitrate 128] [--hls 10000] [--cdn 10000] [--segment 2] [--quick]
+ *                           [--sessions] [--session-listeners 2000] [--churn 50]
  *
  * --counts (or --ns): the listener counts; --seconds: the measuring window of each row;
  * --ramp: new listeners per second; --settle: seconds between the ramp and the window;
@@ -14,7 +15,9 @@
  * --bitrate: the MP3 source's kbit/s; --hls: HLS listeners of the HLS row (0: none);
  * --cdn: listeners of the row "HLS behind a CDN" (playlists only reach the server; 0: none);
  * --segment: HLS_SEGMENT_SECONDS; --quick: a short run (500 and 2,000 listeners, 1,000 HLS
- * and CDN listeners, 10 s windows).
+ * and CDN listeners, 10 s windows); last come the session rows (bench/sessions.ts): our server's
+ * CPU with --session-listeners listeners, --churn of them leaving and as many joining a
+ * second, session recording off and on; --sessions runs those rows alone.
  *
  * Columns: CPU is the server's, in % of one core, over the window; rate is each listener's
  * received audio bytes per second over the window against the nominal bitrate (mean and the
@@ -44,6 +47,7 @@ import {
 } from './bench-servers.ts';
 import { printHlsRow, printRows, type Row } from './listeners-table.ts';
 import { cpuOver, type FleetRun, runFleet } from './load-fleet.ts';
+import { type SessionsBenchOptions, sessionsRows } from './sessions.ts';
 
 const AAC_KBPS = 96;
 
@@ -58,6 +62,9 @@ interface Options {
   hls: number;
   cdn: number;
   segment: number;
+  sessionsOnly: boolean;
+  sessionListeners: number;
+  churn: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -72,6 +79,9 @@ function parseArgs(argv: string[]): Options {
     hls: 10_000,
     cdn: 10_000,
     segment: 2,
+    sessionsOnly: false,
+    sessionListeners: 2000,
+    churn: 50,
   };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') continue; // what `pnpm bench:listeners -- …` passes on
@@ -85,6 +95,10 @@ function parseArgs(argv: string[]): Options {
       });
       continue;
     }
+    if (argv[i] === '--sessions') {
+      options.sessionsOnly = true;
+      continue;
+    }
     const [flag, inline] = (argv[i] as string).split('=');
     const value = inline ?? argv[++i] ?? '';
     const number = Number(value);
@@ -94,6 +108,10 @@ function parseArgs(argv: string[]): Options {
       options.servers = value.split(',') as Options['servers'];
     } else if (flag === '--workers') {
       options.workers = number;
+    } else if (flag === '--session-listeners') {
+      options.sessionListeners = number;
+    } else if (flag === '--churn') {
+      options.churn = number;
     } else if (
       flag === '--seconds' ||
       flag === '--ramp' ||
@@ -114,6 +132,7 @@ function parseArgs(argv: string[]): Options {
     options.counts.some((n) => !(n > 0)) ||
     options.servers.some((s) => s !== 'ours' && s !== 'icecast') ||
     [options.seconds, options.ramp, options.hls, options.cdn].some((n) => !(n >= 0)) ||
+    [options.sessionListeners, options.churn].some((n) => !(n > 0)) ||
     [options.bitrate, options.segment].some((n) => !(n > 0));
   if (bad) {
     console.error('bad option value');
@@ -213,8 +232,31 @@ async function hlsRows(ours: Server, options: Options): Promise<void> {
   }
 }
 
+function sessionOptions(options: Options): SessionsBenchOptions {
+  return {
+    listeners: options.sessionListeners,
+    churn: options.churn,
+    ramp: options.ramp,
+    settle: options.settle,
+    seconds: options.seconds,
+    bitrate: options.bitrate,
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  if (options.sessionsOnly) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-sessions-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const files = options.sessionListeners + 2000;
+    if (fileLimit(process.pid) < files) raiseFileLimit(process.pid, files);
+    console.log(
+      `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; Node ${process.version}; load average at start ${loadAverage()}`,
+    );
+    await sessionsRows(sessionOptions(options), dir);
+    stopAll();
+    return;
+  }
   // Each server holds one descriptor per listener (the workers share theirs out).
   const files = Math.max(...options.counts, options.hls, options.cdn) + 2000;
   if (fileLimit(process.pid) < files) raiseFileLimit(process.pid, files);
@@ -265,6 +307,7 @@ async function main(): Promise<void> {
   printRows(rows);
   const ours = servers.find((s) => s.name === 'ours');
   if ((options.hls > 0 || options.cdn > 0) && ours) await hlsRows(ours, options);
+  await sessionsRows(sessionOptions(options), dir);
   console.log(`\nload average at the end ${loadAverage()}`);
   stopAll();
 }

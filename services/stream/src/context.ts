@@ -3,6 +3,8 @@ import type { ServerLogs } from './logs.ts';
 import type { MountRegistry } from './mount-registry.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { EdgeDirectory } from './relay/edge-directory.ts';
+import type { TrustedProxies } from './sessions/client-address.ts';
+import type { SessionRecorder } from './sessions/session-recorder.ts';
 import type { ServerStats } from './stats.ts';
 
 /** What the server shares with the parts serving its connections (sources, listeners, admin). */
@@ -19,6 +21,10 @@ export interface ServerContext {
   readonly edges: EdgeDirectory;
   /** Where a full server sends a new listener of a mount (a URL); null when nowhere has room. */
   elsewhere(path: string): string | null;
+  /** Whose X-Forwarded-For names the listener (TRUSTED_PROXIES). */
+  readonly proxies: TrustedProxies;
+  /** Finished listener sessions, on their way to the api. */
+  readonly sessions: SessionRecorder;
   /** Sources and listeners share one id sequence, as Icecast's client ids do. */
   nextId(): number;
 }

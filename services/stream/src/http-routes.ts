@@ -1,8 +1,9 @@
 import type http from 'node:http';
 import type { AdminActions } from './admin/actions.ts';
-import { type AdminRequest, handleAdmin } from './admin/routes.ts';
+import { type AdminRequest, handleAdmin, isAdminCommand } from './admin/routes.ts';
 import { errorReply, type Reply } from './http-reply.ts';
-import { handlePublic } from './public-routes.ts';
+import type { StreamMetrics } from './metrics.ts';
+import { handlePublic, isPublicPage } from './public-routes.ts';
 import { queryOf } from './request-head.ts';
 
 /** Form posts to /admin/ are small. */
@@ -10,11 +11,13 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The answer to a request node:http parsed: /admin/ commands and pages, or a public page
- * (status documents, health, playlists). The server writes it to the socket in Icecast's form.
+ * (status documents, health, playlists), or the admin's Prometheus metrics. The server writes it
+ * to the socket in Icecast's form.
  */
 export async function routeHttpRequest(
   req: http.IncomingMessage,
   actions: AdminActions,
+  metrics: StreamMetrics,
 ): Promise<Reply> {
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
@@ -48,9 +51,25 @@ export async function routeHttpRequest(
     return handleAdmin(request, actions);
   }
   if (method !== 'GET' && method !== 'HEAD') return errorReply('STREAM_METHOD_NOT_ALLOWED');
+  if (path === '/metrics') return metrics.reply(req.headers.authorization);
   return (
     handlePublic(path, queryOf(target), req.headers.host, actions) ?? errorReply('STREAM_NOT_FOUND')
   );
+}
+
+/**
+ * The metrics label of a request's path: the page or admin command it names, never the URL
+ * itself, so a scan of random paths cannot make new series.
+ */
+export function routeLabel(target: string): string {
+  const path = target.split('?')[0] ?? '/';
+  if (path === '/admin' || path.startsWith('/admin/')) {
+    const command = path === '/admin' ? '' : path.slice('/admin/'.length);
+    return isAdminCommand(command) ? `/admin/${command}` : '/admin/*';
+  }
+  if (path.endsWith('.m3u')) return '*.m3u';
+  if (path.endsWith('.xspf')) return '*.xspf';
+  return isPublicPage(path) ? path : 'unmatched';
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -6,6 +6,7 @@ import type { Mount } from './mount.ts';
 import { logRawRequest, refuse } from './raw-reply.ts';
 import { isFull, isTrustedEdge, sendElsewhere } from './relay/overflow.ts';
 import type { RequestHead } from './request-head.ts';
+import { clientAddress, listenerSessionEnded } from './sessions/listener-sessions.ts';
 
 /**
  * Not sent by Icecast; lets browser code (fetch with `Icy-MetaData: 1`) read the ICY headers.
@@ -96,7 +97,7 @@ function admit(
   const listener = new Listener({
     id: ctx.nextId(),
     socket,
-    ip: socket.remoteAddress ?? '-',
+    ip: clientAddress(ctx, socket, head) ?? '-',
     userAgent: head.headers.get('user-agent') ?? '',
     referer: head.headers.get('referer') ?? '',
     requestLine: `${head.method} ${head.target} ${head.version}`,
@@ -105,15 +106,24 @@ function admit(
   });
   ctx.stats.record('listener-connected');
   socket.setNoDelay(true);
-  socket.once('close', () => listenerClosed(ctx, listener, since));
+  // An edge's pull is not audience: its listeners are recorded by the edge that serves them.
+  const audience = !isTrustedEdge(ctx, head);
+  socket.once('close', () => listenerClosed(ctx, listener, since, audience));
   mount.addListener(listener, Buffer.from(headText, 'latin1'));
   // Flowing with no 'data' listener: whatever the client sends (a body on GET) is dropped,
   // and a reset is noticed.
   socket.resume();
 }
 
-function listenerClosed(ctx: ServerContext, listener: Listener, since: number): void {
+function listenerClosed(
+  ctx: ServerContext,
+  listener: Listener,
+  since: number,
+  audience: boolean,
+): void {
+  const now = Date.now();
   ctx.stats.record('listener-left');
+  if (audience) listenerSessionEnded(ctx, listener, now);
   listener.mount?.removeListener(listener, true);
   listener.socket.removeAllListeners('drain');
   ctx.logs.access({
@@ -123,6 +133,6 @@ function listenerClosed(ctx: ServerContext, listener: Listener, since: number): 
     bytes: listener.bytesSent,
     referer: listener.referer,
     userAgent: listener.userAgent,
-    seconds: (Date.now() - since) / 1000,
+    seconds: (now - since) / 1000,
   });
 }

@@ -59,6 +59,11 @@ export class Listener {
   bytesSent = 0;
   /** Set once the server has decided to disconnect it. */
   dropReason: DropReason | null = null;
+  /**
+   * When the client closed its side (FIN): where its session ends. The socket itself closes
+   * only when a later write fails, up to two chunks later.
+   */
+  peerEndedAt: number | null = null;
   // Stall detection by the server's sweep (see tcp-queues.ts).
   ackedAtSweep = -1;
   stalledSince = 0;
@@ -75,6 +80,7 @@ export class Listener {
   };
   readonly #onEnd = (): void => {
     this.#peerEnded = true;
+    this.peerEndedAt = Date.now();
     // With data waiting in Node's buffer the next write that would reveal a dead peer may never
     // come; a client that hung up and stopped reading is gone.
     if (this.blocked) this.socket.destroy();

@@ -1,5 +1,6 @@
 import { type ConfigOf, type MountQuality, STATION_MOUNTS, type streamSpec } from '@radio/core';
 import { StreamConfigError } from './errors.ts';
+import type { SessionRecorderOptions } from './sessions/session-recorder.ts';
 
 /** One mount point. Unconfigured mounts are created when a source pushes to them. */
 export interface MountOptions {
@@ -85,6 +86,12 @@ export interface StreamServerOptions {
   hlsSegmentSeconds?: number;
   /** HLS sessions tracked at most (default 100,000); bounds their memory. */
   hlsMaxSessions?: number;
+  /** TRUSTED_PROXIES: addresses and CIDRs whose X-Forwarded-For names the listener. */
+  trustedProxies?: readonly string[];
+  /** Finished listener sessions kept while the api is away; beyond, the oldest go (default 100,000). */
+  sessionBufferSize?: number;
+  /** Sends finished listener sessions to the api over the bus (default true; the bench turns it off). */
+  recordSessions?: boolean;
 }
 
 /**
@@ -105,6 +112,7 @@ export function streamOptionsFromConfig(
     | 'RELAY_FROM'
     | 'MAX_LISTENERS'
     | 'HLS_SEGMENT_SECONDS'
+    | 'TRUSTED_PROXIES'
   >,
 ): StreamServerOptions {
   return {
@@ -118,6 +126,7 @@ export function streamOptionsFromConfig(
     ...(config.RELAY_FROM ? { relayFrom: config.RELAY_FROM } : {}),
     ...(config.MAX_LISTENERS ? { maxListeners: config.MAX_LISTENERS } : {}),
     hlsSegmentSeconds: config.HLS_SEGMENT_SECONDS,
+    trustedProxies: config.TRUSTED_PROXIES,
   };
 }
 
@@ -181,6 +190,9 @@ export interface ResolvedOptions {
   edgeReportMs: number;
   /** HLS of the AAC mounts: segment seconds, playlist window, session cap. */
   hls: { segmentSeconds: number; windowSize: number; maxSessions: number };
+  trustedProxies: readonly string[];
+  /** How finished listener sessions go to the api (see SessionRecorder). */
+  sessions: SessionRecorderOptions;
 }
 
 /** A mount path a source or listener may use: `/` then printable characters, no `..`. */
@@ -211,6 +223,14 @@ function text(name: string, value: unknown, fallback: string | null): string | n
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new StreamConfigError(`${name} must be a string`);
   return value;
+}
+
+function stringList(name: string, value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((each) => typeof each !== 'string')) {
+    throw new StreamConfigError(`${name} must be a list of strings`);
+  }
+  return value as string[];
 }
 
 function secret(name: string, value: unknown): string {
@@ -314,6 +334,17 @@ export function resolveOptions(options: StreamServerOptions): ResolvedOptions {
       segmentSeconds: integer('hlsSegmentSeconds', options.hlsSegmentSeconds, 2, 1, 10),
       windowSize: 6,
       maxSessions: integer('hlsMaxSessions', options.hlsMaxSessions, 100_000, 1, 10_000_000),
+    },
+    trustedProxies: stringList('trustedProxies', options.trustedProxies),
+    sessions: {
+      enabled: options.recordSessions !== false,
+      bufferSize: integer('sessionBufferSize', options.sessionBufferSize, 100_000, 1, 10_000_000),
+      batchSize: 1000,
+      flushMs: 2000,
+      retryMs: 1000,
+      retryMaxMs: 10_000,
+      requestTimeoutMs: 10_000,
+      closeTimeoutMs: 2000,
     },
   };
 }

@@ -13,11 +13,15 @@ export interface PublicContext {
   baseUrl(host: string | undefined): string;
 }
 
-/** Paths served by `handlePublic` (everything else not under /admin/ is a mount path). */
+/**
+ * Paths served by node:http rather than as a listener: `handlePublic`'s and /metrics (everything
+ * else not under /admin/ is a mount path).
+ */
 export function isPublicPage(path: string): boolean {
   return (
     path === '/' ||
     path === '/health' ||
+    path === '/metrics' ||
     path === '/status-json.xsl' ||
     path === '/status.xsl' ||
     path === '/index.html' ||

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { hostname as machineName } from 'node:os';
 import { type Bus, componentLogger, type Logger, localUrl, type Service } from '@radio/core';
 import { AdminActions } from './admin/actions.ts';
 import type { ServerContext } from './context.ts';
@@ -8,9 +9,10 @@ import { readHead } from './head-reader.ts';
 import { HLS_PREFIX, serveHls } from './hls/serve.ts';
 import { HlsService } from './hls/service.ts';
 import { errorReply, type Reply, sendReply } from './http-reply.ts';
-import { routeHttpRequest } from './http-routes.ts';
+import { routeHttpRequest, routeLabel } from './http-routes.ts';
 import { serveListener } from './listener-admission.ts';
 import { ServerLogs } from './logs.ts';
+import { StreamMetrics } from './metrics.ts';
 import { MountRegistry } from './mount-registry.ts';
 import { type ResolvedOptions, resolveOptions, type StreamServerOptions } from './options.ts';
 import { isPublicPage } from './public-routes.ts';
@@ -18,6 +20,9 @@ import { EdgeDirectory } from './relay/edge-directory.ts';
 import { EdgeNetwork } from './relay/network.ts';
 import { hlsOverflow } from './relay/overflow.ts';
 import type { RequestHead } from './request-head.ts';
+import { TrustedProxies } from './sessions/client-address.ts';
+import { clientAddress, hlsSessionEnded } from './sessions/listener-sessions.ts';
+import { SessionRecorder, type SessionRecorderStats } from './sessions/session-recorder.ts';
 import { serveSource } from './source.ts';
 import { ListenerCountPublisher, type ServerSnapshot, ServerStats } from './stats.ts';
 import { ListenerSweep } from './sweep.ts';
@@ -41,6 +46,8 @@ export interface StreamServer extends Service {
   snapshot(includeIdle?: boolean): ServerSnapshot;
   /** Sets a mount's title as `/admin/metadata?mode=updinfo` does; false if it has no source. */
   setMetadata(mount: string, title: string): boolean;
+  /** The finished listener sessions' way to the api: waiting, sent, dropped, failed batches. */
+  sessionStats(): SessionRecorderStats;
 }
 
 /** A request head may be this big (what Node's HTTP parser allows too). */
@@ -64,6 +71,7 @@ class StreamServerImpl implements StreamServer {
   readonly #sweep: ListenerSweep;
   readonly #network: EdgeNetwork;
   readonly #hls: HlsService;
+  readonly #metrics: StreamMetrics;
   #started = false;
   /** Set while `listen` is under way, so a close in that time waits for it. */
   #listening: Promise<void> | null = null;
@@ -76,8 +84,15 @@ class StreamServerImpl implements StreamServer {
     const bus = deps.bus ?? null;
     const logs = new ServerLogs(options.dataDir, deps.logger);
     const stats = new ServerStats();
-    const hls = new HlsService(options.hls, componentLogger(deps.logger, 'hls'), (path, target) =>
-      hlsOverflow(this.#ctx, path, target),
+    const sessions = new SessionRecorder(options.sessions, {
+      bus,
+      log: componentLogger(deps.logger, 'sessions'),
+    });
+    const hls = new HlsService(
+      options.hls,
+      componentLogger(deps.logger, 'hls'),
+      (path, target) => hlsOverflow(this.#ctx, path, target),
+      (session, endedAt) => hlsSessionEnded(sessions, session, endedAt),
     );
     this.#hls = hls;
     const mounts = new MountRegistry({
@@ -99,10 +114,18 @@ class StreamServerImpl implements StreamServer {
       stats,
       mounts,
       edges,
+      proxies: new TrustedProxies(options.trustedProxies),
+      sessions,
       nextId: () => nextId++,
       elsewhere: (path) => this.#network.elsewhere(path),
     };
     this.#actions = new AdminActions(this.#ctx, this);
+    this.#metrics = new StreamMetrics({
+      snapshot: () => this.#actions.snapshot(true),
+      sessions: () => sessions.stats(),
+      login: { user: options.adminUser, password: options.adminPassword },
+      bus,
+    });
     this.#publisher = new ListenerCountPublisher(bus, log, () => this.#actions.listenerCounts());
     this.#sweep = new ListenerSweep(options, log, () => mounts.values());
     this.#network = new EdgeNetwork(this.#ctx, {
@@ -185,6 +208,8 @@ class StreamServerImpl implements StreamServer {
     this.#sweep.start();
     this.#network.start(this.#publicBase, this.#port);
     this.#hls.start();
+    this.#ctx.sessions.start(`${machineName()}:${this.#port}`);
+    this.#metrics.start();
     this.#publisher.publishNow();
     this.#ctx.logs.event('info', 'main', `server started on ${this.#publicBase}`);
   }
@@ -195,6 +220,10 @@ class StreamServerImpl implements StreamServer {
 
   setMetadata(mount: string, title: string): boolean {
     return this.#actions.setMetadata(mount, title);
+  }
+
+  sessionStats(): SessionRecorderStats {
+    return this.#ctx.sessions.stats();
   }
 
   // ---- connections ---------------------------------------------------------------------------
@@ -237,7 +266,8 @@ class StreamServerImpl implements StreamServer {
       if (method === 'SOURCE' || method === 'PUT') {
         serveSource(this.#ctx, socket, head);
       } else if (path.startsWith(HLS_PREFIX) && !this.#ctx.mounts.has(path)) {
-        serveHls(this.#hls, this.#ctx.options.serverId, socket, head, (next) =>
+        const ip = clientAddress(this.#ctx, socket, head);
+        serveHls(this.#hls, this.#ctx.options.serverId, socket, head, ip, (next) =>
           this.#readRequest(next),
         );
       } else if (
@@ -265,12 +295,15 @@ class StreamServerImpl implements StreamServer {
   #onHttpRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const socket = req.socket;
     const since = Date.now();
+    const started = process.hrtime.bigint();
     // Every answer is written to the socket in Icecast's form; node:http only parsed the request.
     res.on('error', ignoreError);
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
     const finish = (reply: Reply): void => {
       this.#reply(socket, reply, method === 'HEAD');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.#metrics.observeRequest(method, routeLabel(target), reply.status, seconds);
       const length =
         typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : (reply.body?.length ?? 0);
       this.#ctx.logs.access({
@@ -281,10 +314,10 @@ class StreamServerImpl implements StreamServer {
         referer: req.headers.referer,
         userAgent: req.headers['user-agent'],
         seconds: (Date.now() - since) / 1000,
-        quiet: target === '/health',
+        quiet: target === '/health' || target === '/metrics',
       });
     };
-    routeHttpRequest(req, this.#actions)
+    routeHttpRequest(req, this.#actions, this.#metrics)
       .then(finish)
       .catch((error: unknown) => {
         this.#ctx.log.error({ err: error, method, target }, 'request failed');
@@ -305,12 +338,16 @@ class StreamServerImpl implements StreamServer {
     this.#sweep.stop();
     this.#network.close();
     this.#hls.close();
+    this.#metrics.close();
     this.#publisher.close();
     const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#ctx.mounts.close();
     for (const socket of this.#sockets) socket.destroy();
     this.#http.closeAllConnections();
     await closed;
+    // The listeners' 'close' events (their sessions) come in the ticks after their sockets go.
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#ctx.sessions.close();
     this.#ctx.logs.event('info', 'main', 'server stopped');
     await this.#ctx.logs.close();
   }

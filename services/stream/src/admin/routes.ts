@@ -70,6 +70,12 @@ const MOUNT_COMMANDS = new Map<string, (command: MountCommand) => Reply>([
   ['updatemetadata', updateMetadata],
 ]);
 
+/** Whether `command` (the path after /admin/) names a command: for bounded metric labels. */
+export function isAdminCommand(command: string): boolean {
+  const base = command.endsWith('.xsl') ? command.slice(0, -4) : command;
+  return SERVER_COMMANDS.has(base) || MOUNT_COMMANDS.has(base);
+}
+
 /**
  * Icecast's admin commands. A command with `.xsl` is the HTML form of it in Icecast; here the
  * HTML is the one admin page, so those do the action and redirect back to it with the result,

@@ -18,7 +18,8 @@ const STATUS_TEXT = {
 /**
  * Answers an HLS request on the raw socket. Unlike the Icecast responses (HTTP/1.0, close),
  * these keep the connection open for HTTP/1.1 clients: a player fetches a segment every few
- * seconds, and a CDN many, so each would otherwise cost a new TCP connection. `next` reads the
+ * seconds, and a CDN many, so each would otherwise cost a new TCP connection. `ip` is the
+ * listener's address (X-Forwarded-For of a trusted proxy already applied); `next` reads the
  * connection's next request.
  */
 export function serveHls(
@@ -26,6 +27,7 @@ export function serveHls(
   serverId: string,
   socket: Socket,
   head: RequestHead,
+  ip: string | null,
   next: (socket: Socket) => void,
 ): void {
   const keepAlive =
@@ -35,7 +37,7 @@ export function serveHls(
   else if (head.method !== 'GET' && head.method !== 'HEAD') reply = { status: 405 };
   else {
     const token = queryOf(head.target).get('s');
-    const client = `${socket.remoteAddress ?? '-'} ${head.headers.get('user-agent') ?? ''}`;
+    const client = { ip, userAgent: head.headers.get('user-agent') ?? '' };
     reply = hls.handle(head.path, token, client, head.target);
   }
   const body =

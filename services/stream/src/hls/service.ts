@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Logger } from '@radio/core';
 import type { Mount } from '../mount.ts';
 import { masterPlaylist, mediaPlaylist } from './playlist.ts';
-import { HlsSessions } from './sessions.ts';
+import { type EndedHlsSession, HlsSessions, type HlsVisitor } from './sessions.ts';
 import { HlsVariant } from './variant.ts';
 
 export interface HlsOptions {
@@ -28,6 +28,12 @@ export interface HlsReply {
  * refusal) is sent instead. A live session's fetches are never asked about.
  */
 export type HlsAdmission = (path: string, target: string) => HlsReply | null;
+
+/**
+ * A session that ended, with its end: the last fetch plus one segment's duration (the player
+ * played the segment it fetched last), never later than now.
+ */
+export type HlsSessionEnd = (session: EndedHlsSession, endedAt: number) => void;
 
 /** The master playlist's fixed path. */
 export const MASTER_PATH = '/hls/radio.m3u8';
@@ -66,14 +72,26 @@ export class HlsService {
   readonly #admit: HlsAdmission;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(options: HlsOptions, log: Logger, admit: HlsAdmission = () => null) {
+  constructor(
+    options: HlsOptions,
+    log: Logger,
+    admit: HlsAdmission = () => null,
+    sessionEnded?: HlsSessionEnd,
+  ) {
     this.#options = options;
     this.#log = log;
     this.#admit = admit;
+    const segmentMs = options.segmentSeconds * 1000;
     this.#sessions = new HlsSessions({
-      idleMs: 2 * options.segmentSeconds * 1000,
+      idleMs: 2 * segmentMs,
       maxSessions: options.maxSessions,
       changed: () => this.#publishCounts(),
+      ...(sessionEnded
+        ? {
+            ended: (session: EndedHlsSession) =>
+              sessionEnded(session, Math.min(Date.now(), session.lastSeen + segmentMs)),
+          }
+        : {}),
     });
   }
 
@@ -82,9 +100,11 @@ export class HlsService {
     this.#timer.unref();
   }
 
+  /** Stops the expiry; the sessions still open end now. */
   close(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    this.#sessions.endAll();
   }
 
   /** Sessions open now, all variants. */
@@ -116,7 +136,7 @@ export class HlsService {
    * player reloading a token-less playlist URL stays one session. `target` is the request
    * target (path and query), for a player sent elsewhere.
    */
-  handle(path: string, token: string | null, client: string, target = path): HlsReply {
+  handle(path: string, token: string | null, client: HlsVisitor, target = path): HlsReply {
     if (path === MASTER_PATH) return this.#master(path, target);
     const media = MEDIA.exec(path);
     if (media) {
@@ -125,12 +145,13 @@ export class HlsService {
         const turnedAway = this.#playable(media[1] as string) && this.#admit(path, target);
         if (turnedAway) return turnedAway;
       }
-      return this.#media(media[1] as string, session);
+      return this.#media(media[1] as string, session, client);
     }
     const segment = SEGMENT.exec(path);
     if (segment) {
       const [, name, streamId, sequence] = segment as unknown as [string, string, string, string];
-      return this.#segment(name, streamId, Number(sequence), this.#tokenFor(token, client));
+      const session = this.#tokenFor(token, client);
+      return this.#segment(name, streamId, Number(sequence), session, client);
     }
     return NOT_FOUND;
   }
@@ -157,25 +178,40 @@ export class HlsService {
     return (this.#byName.get(name)?.variant.segments.length ?? 0) > 0;
   }
 
-  #media(name: string, token: string): HlsReply {
+  #media(name: string, token: string, visitor: HlsVisitor): HlsReply {
     const entry = this.#byName.get(name);
     if (entry === undefined || entry.variant.segments.length === 0) return NOT_FOUND;
-    this.#sessions.touch(token, name);
+    const body = mediaPlaylist(entry.variant, token);
+    this.#sessions.touch(token, name, Date.now(), {
+      visitor,
+      mount: entry.mount.path,
+      bytes: Buffer.byteLength(body),
+    });
     return {
       status: 200,
       contentType: 'application/vnd.apple.mpegurl',
       // Private: the body names this listener's session.
       cache: 'private, max-age=1',
-      body: mediaPlaylist(entry.variant, token),
+      body,
     };
   }
 
-  #segment(name: string, streamId: string, sequence: number, token: string): HlsReply {
+  #segment(
+    name: string,
+    streamId: string,
+    sequence: number,
+    token: string,
+    visitor: HlsVisitor,
+  ): HlsReply {
     const entry = this.#byName.get(name);
     if (entry === undefined || entry.variant.streamId !== streamId) return NOT_FOUND;
     const segment = entry.variant.segment(sequence);
     if (segment === undefined) return NOT_FOUND;
-    this.#sessions.touch(token, name);
+    this.#sessions.touch(token, name, Date.now(), {
+      visitor,
+      mount: entry.mount.path,
+      bytes: segment.data.length,
+    });
     return {
       status: 200,
       contentType: 'audio/aac',
@@ -184,9 +220,12 @@ export class HlsService {
     };
   }
 
-  #tokenFor(token: string | null, client: string): string {
+  #tokenFor(token: string | null, client: HlsVisitor): string {
     if (HlsSessions.isToken(token)) return token;
-    return createHmac('sha256', this.#secret).update(client).digest('base64url').slice(0, 16);
+    return createHmac('sha256', this.#secret)
+      .update(`${client.ip ?? '-'} ${client.userAgent}`)
+      .digest('base64url')
+      .slice(0, 16);
   }
 
   #create(mount: Mount): Entry | undefined {

@@ -3,9 +3,37 @@ import { randomBytes } from 'node:crypto';
 /** What a token looks like: anything else is ignored as if there were none. */
 const TOKEN = /^[A-Za-z0-9_-]{8,32}$/;
 
+/** Who a session is, for its record when it ends. */
+export interface HlsVisitor {
+  /** The listener's address (see TrustedProxies). */
+  ip: string | null;
+  userAgent: string;
+}
+
+/** A fetch that is part of a session: who made it, of which mount, and the bytes it got. */
+export interface HlsVisit {
+  visitor: HlsVisitor;
+  mount: string;
+  bytes: number;
+}
+
+/** What is known of a session when it ends. */
+export interface EndedHlsSession {
+  startedAt: number;
+  lastSeen: number;
+  bytes: number;
+  /** The mount of the variant it last fetched; null if no fetch said (sessions of tests). */
+  mount: string | null;
+  visitor: HlsVisitor | null;
+}
+
 interface Session {
   variant: string;
   lastSeen: number;
+  startedAt: number;
+  bytes: number;
+  mount: string | null;
+  visitor: HlsVisitor | null;
 }
 
 export interface SessionOptions {
@@ -15,6 +43,8 @@ export interface SessionOptions {
   maxSessions: number;
   /** Called when the counts of some variants changed. */
   changed(): void;
+  /** Called for each session that ends (idle, evicted, its variant gone, or all at close). */
+  ended?(session: EndedHlsSession): void;
 }
 
 /**
@@ -58,12 +88,17 @@ export class HlsSessions {
   }
 
   /** Records a fetch of `variant` by the session `token`, starting the session if new. */
-  touch(token: string, variant: string, now = Date.now()): void {
+  touch(token: string, variant: string, now = Date.now(), visit?: HlsVisit): void {
     const session = this.#sessions.get(token);
     if (session !== undefined) {
       this.#sessions.delete(token);
       this.#sessions.set(token, session);
       session.lastSeen = now;
+      if (visit) {
+        session.bytes += visit.bytes;
+        session.mount = visit.mount;
+        session.visitor ??= visit.visitor;
+      }
       if (session.variant === variant) return;
       this.#add(session.variant, -1);
       session.variant = variant;
@@ -72,7 +107,14 @@ export class HlsSessions {
       return;
     }
     if (this.#sessions.size >= this.#options.maxSessions) this.#end(this.#oldest());
-    this.#sessions.set(token, { variant, lastSeen: now });
+    this.#sessions.set(token, {
+      variant,
+      lastSeen: now,
+      startedAt: now,
+      bytes: visit?.bytes ?? 0,
+      mount: visit?.mount ?? null,
+      visitor: visit?.visitor ?? null,
+    });
     this.#add(variant, 1);
     this.#options.changed();
   }
@@ -98,6 +140,13 @@ export class HlsSessions {
     this.#options.changed();
   }
 
+  /** Ends every session (the server is closing). */
+  endAll(): void {
+    if (this.#sessions.size === 0) return;
+    for (const token of [...this.#sessions.keys()]) this.#end(token);
+    this.#options.changed();
+  }
+
   #oldest(): string | undefined {
     for (const token of this.#sessions.keys()) return token;
     return undefined;
@@ -109,6 +158,7 @@ export class HlsSessions {
     if (session === undefined) return;
     this.#sessions.delete(token);
     this.#add(session.variant, -1);
+    this.#options.ended?.(session);
   }
 
   #add(variant: string, delta: number): void {
