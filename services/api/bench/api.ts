@@ -23,7 +23,8 @@
  * queue.list as the scheduler would.
  *
  * Then the upload rows (bench/uploads.ts): tus throughput, CPU and RSS of the station process
- * while 4 uploads of 200 MB run, and whether playout fell behind meanwhile.
+ * while 4 uploads of 200 MB run, and whether playout fell behind meanwhile. Then the report
+ * rows (bench/reports.ts): the audience reports over one million listener sessions.
  *
  * Environment: BENCH_SECONDS (5 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
  * BENCH_CONCURRENCY (32), BENCH_TRACKS (10000), BENCH_DIALECTS (postgres,sqlite), BENCH_ROUTES
@@ -58,6 +59,7 @@ import type { TrackListQuery } from '../src/dtos/tracks.dto.ts';
 import { createApi } from '../src/index.ts';
 import { TracksRepository } from '../src/repositories/tracks.repository.ts';
 import { TrackSnapshot } from '../src/search/track-snapshot.ts';
+import { REPORT_HEADER, reportRows } from './reports.ts';
 import { serveStation, UPLOAD_HEADER, uploadRows } from './uploads.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -542,7 +544,8 @@ async function cleanRedis(prefix: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!ROUTES || ROUTES.some((word) => word !== 'uploads')) await httpRows();
+  const own = ['uploads', 'reports'];
+  if (!ROUTES || ROUTES.some((word) => !own.includes(word))) await httpRows();
   if (!ROUTES || ROUTES.some((word) => 'uploads'.includes(word))) {
     const uploads = await uploadRows();
     console.log(
@@ -550,6 +553,12 @@ async function main(): Promise<void> {
     );
     printTable(UPLOAD_HEADER, uploads.rows);
     for (const note of uploads.notes) console.log(note);
+  }
+  if (!ROUTES || ROUTES.some((word) => 'reports'.includes(word))) {
+    const reports = await reportRows();
+    console.log('\nAudience reports over one million listener sessions:\n');
+    printTable(REPORT_HEADER, reports.rows);
+    for (const note of reports.notes) console.log(note);
   }
 }
 

@@ -5,6 +5,7 @@ import { BASE_PATH, buildApp } from './app.ts';
 import { ApiStateError } from './errors.ts';
 import { closeServer, createHttpServer, listen } from './http/http-server.ts';
 import type { GoLiveSockets } from './live/go-live-socket.ts';
+import { ApiMetrics } from './metrics/api-metrics.ts';
 import { type ApiOptions, type ResolvedApiOptions, resolveApiOptions } from './options.ts';
 import { loadUser } from './sessions/load-user.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
@@ -38,6 +39,7 @@ interface ApiParts {
   services: Services;
   app: Express;
   goLive: GoLiveSockets;
+  metrics: ApiMetrics;
 }
 
 function ignoreError(): void {}
@@ -94,6 +96,7 @@ class ApiService implements Api {
     const { options, log, bus, sessions, services } = this.#parts;
     this.#stopServices = runServices(services, bus);
     sessions.start();
+    this.#parts.metrics.start();
     if (options.bootstrapAdmin) {
       const { username, password } = options.bootstrapAdmin;
       if (await services.auth.ensureBootstrapAdmin(username, password)) {
@@ -116,6 +119,7 @@ class ApiService implements Api {
     if (this.#server.listening) await closeServer(this.#server);
     this.#stopServices?.();
     services.counters.close();
+    this.#parts.metrics.close();
     sessions.close();
   }
 }
@@ -141,6 +145,8 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
     cookiePath: BASE_PATH,
   });
   const services = createServices(options, deps, repositories);
+  const stored = () => services.audience.ingest.stored;
+  const metrics = new ApiMetrics(options.metricsLogin ?? null, deps.bus, stored);
   const app = buildApp({
     logger: log,
     trustProxy: options.trustProxy,
@@ -150,7 +156,9 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
     users: sessions.users,
     routes: registerRoutes(services, sessions.settings, BASE_PATH),
     streamed: (auth) => services.uploads.endpoint.router(auth),
+    metrics,
   });
   const goLive = services.live.sockets([sessions.middleware, loadUser(sessions.users)]);
-  return new ApiService({ options, log, bus: deps.bus, sessions, services, app, goLive });
+  const parts = { options, log, bus: deps.bus, sessions, services, app, goLive, metrics };
+  return new ApiService(parts);
 }

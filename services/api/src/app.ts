@@ -1,5 +1,6 @@
 import type { Logger } from '@radio/core';
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { ApiMetrics } from './metrics/api-metrics.ts';
 import { errorHandler, notFoundHandler } from './middleware/error-handler.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { requestContext } from './middleware/request-id.ts';
@@ -24,10 +25,13 @@ export interface AppParts {
    * given the session handlers to put in front of each.
    */
   streamed: (auth: readonly RequestHandler[]) => Router;
+  /** Times every request; serves GET /metrics (outside /api/radio) to the admin. */
+  metrics: ApiMetrics;
 }
 
 /**
- * The middleware order: request id and logger, security headers, then under /api/radio the
+ * The middleware order: the metrics' timing, request id and logger, security headers, /metrics,
+ * then under /api/radio the
  * origin check, the streamed upload routes (with the session), the JSON body, the session and
  * its user, the routes; 404 and the error handler
  * last, so everything that fails ends as `{"error":{"code","message"}}`.
@@ -40,10 +44,14 @@ export function buildApp(parts: AppParts): Express {
   app.set('trust proxy', parts.trustProxy);
   app.set('query parser', 'simple');
 
+  app.use(parts.metrics.timing);
   app.use(requestContext(parts.logger));
   app.use(securityHeaders());
 
+  app.get('/metrics', parts.metrics.serve);
+
   const api = express.Router();
+  api.use(parts.metrics.routerBase);
   api.use(sameOriginOnly(parts.allowedOrigins));
   // Before the JSON parser, which would refuse their bodies; they need the session as well.
   api.use(parts.streamed([parts.session, loadUser(parts.users)]));

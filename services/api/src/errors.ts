@@ -29,6 +29,19 @@ export const API_ERRORS = {
   API_TRASH_NOT_FOUND: { status: 404, message: 'no such entry in the trash' },
   API_DJ_ACCOUNT_NOT_FOUND: { status: 404, message: 'this user has no broadcast credentials' },
   API_RECORDING_NOT_FOUND: { status: 404, message: 'no such recording' },
+  API_SCHEDULE_NOT_FOUND: { status: 404, message: 'no such schedule entry' },
+  API_REQUEST_NOT_FOUND: { status: 404, message: 'no such request' },
+  SCHEDULE_OVERLAP: {
+    status: 409,
+    message: 'this overlaps another schedule entry of the same priority',
+  },
+  REQUESTS_DISABLED: { status: 403, message: 'requests are turned off on this station' },
+  REQUEST_RECENTLY_PLAYED: { status: 409, message: 'this track played too recently' },
+  REQUEST_ALREADY_REQUESTED: { status: 409, message: 'this track was requested already' },
+  REQUEST_TRACK_SEPARATION: { status: 409, message: 'this track played too recently' },
+  REQUEST_ARTIST_SEPARATION: { status: 409, message: 'this artist played too recently' },
+  REQUEST_TOO_MANY_PENDING: { status: 429, message: 'you have too many pending requests' },
+  REQUEST_HOURLY_LIMIT: { status: 429, message: 'you made too many requests this hour' },
   API_USERNAME_TAKEN: { status: 409, message: 'this user name is taken' },
   API_BROADCAST_USERNAME_TAKEN: { status: 409, message: 'this broadcast user name is taken' },
   API_DJ_ACCOUNT_EXISTS: { status: 409, message: 'this user has broadcast credentials already' },
@@ -65,6 +78,8 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export interface ApiErrorOptions extends ErrorOptions {
   /** Response headers that go with the error (`Retry-After`). */
   headers?: Record<string, string>;
+  /** Facts a client acts on, sent as `error.details` (the other entry of an overlap). */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -75,6 +90,7 @@ export interface ApiErrorOptions extends ErrorOptions {
 export class ApiError extends RadioError {
   readonly status: number;
   readonly headers: Record<string, string>;
+  readonly details: Record<string, unknown> | undefined;
 
   constructor(code: ApiErrorCode, message?: string, options?: ApiErrorOptions);
   constructor(code: string, message: string, options: ApiErrorOptions & { status: number });
@@ -83,6 +99,7 @@ export class ApiError extends RadioError {
     super(code, message ?? known?.message ?? code, options);
     this.status = options.status ?? known?.status ?? 500;
     this.headers = options.headers ?? {};
+    this.details = options.details;
   }
 }
 

@@ -41,6 +41,24 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 /** `/tracks/:id` → `/tracks/{id}`. */
+/** Prometheus's scrape endpoint: outside the API's base path, not JSON, behind the admin login. */
+const METRICS_TAG = 'Monitoring';
+const METRICS_OPERATION = {
+  tags: [METRICS_TAG],
+  summary: "The api's Prometheus metrics (text format)",
+  description:
+    'Request latency per route pattern, listener sessions stored, bus round trip and Node ' +
+    'process metrics (README "Monitoring"). Served beside /api/radio, not under it.',
+  responses: {
+    '200': {
+      description: 'Prometheus text exposition format 0.0.4',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
+    '401': { description: 'Missing or wrong admin login' },
+  },
+  security: [{ adminLogin: [] }],
+};
+
 export function toOpenApiPath(basePath: string, path: string): string {
   return basePath + path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -184,7 +202,9 @@ export function buildOpenApi(
     (paths[key] as Record<string, unknown>)[method] = operation;
   }
 
+  paths['/metrics'] = { get: METRICS_OPERATION };
   const tags = [...new Set(routes.map((route) => route.doc.tag))].map((name) => ({ name }));
+  tags.push({ name: METRICS_TAG });
   return {
     openapi: '3.1.0',
     info: {
@@ -205,6 +225,11 @@ export function buildOpenApi(
           in: 'cookie',
           name: options.cookieName,
           description: 'Set by POST /auth/login',
+        },
+        adminLogin: {
+          type: 'http',
+          scheme: 'basic',
+          description: "ADMIN_USER and ADMIN_PASSWORD, as the stream server's /admin/",
         },
       },
     },

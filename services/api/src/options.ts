@@ -1,5 +1,10 @@
 import type { apiSpec, ConfigOf } from '@radio/core';
 import { DEFAULT_SCRYPT_COST } from '@radio/core';
+import {
+  type AudienceOptions,
+  type ResolvedAudienceOptions,
+  resolveAudienceOptions,
+} from './audience/options.ts';
 import type { LimitRule } from './auth/rate-limiter.ts';
 import {
   type ResolvedWebhookOptions,
@@ -34,6 +39,8 @@ export interface ApiOptions {
   registrationOpen?: boolean | undefined;
   /** An admin account created when the station has no user at all (ADMIN_USER/ADMIN_PASSWORD). */
   bootstrapAdmin?: { username: string; password: string } | undefined;
+  /** Who may read GET /metrics (ADMIN_USER/ADMIN_PASSWORD); unset: /metrics answers 404. */
+  metricsLogin?: { user: string; password: string } | undefined;
   /** Origins besides the api's own allowed to send state-changing requests. */
   allowedOrigins?: readonly string[] | undefined;
   cookie?:
@@ -80,10 +87,18 @@ export interface ApiOptions {
   sessionCacheMs?: number | undefined;
   /** log2 of scrypt's N for new password hashes. Default 15. */
   scryptCost?: number | undefined;
-  /** Webhook delivery and event settings; see WebhookOptions for each default. */
+  /** Webhook delivery and event settings (WEBHOOK_OFFLINE_SECONDS); see WebhookOptions. */
   webhooks?: WebhookOptions | undefined;
   /** LIVE_URL: the scheduler's live input, where the browser's go-live is relayed. */
   liveUrl?: string | undefined;
+  /** Listener sessions: LISTENER_PRIVACY, LISTENER_RETENTION_DAYS and the job's interval. */
+  audience?: AudienceOptions | undefined;
+  /** STATION_TIMEZONE: the IANA zone schedules are written in. Default UTC. */
+  stationTimezone?: string | undefined;
+  /** ARTIST_SEPARATION_MINUTES: a request refused when its artist played this recently. Default 30. */
+  artistSeparationMinutes?: number | undefined;
+  /** TRACK_SEPARATION_MINUTES: a request refused when its track played this recently. Default 180. */
+  trackSeparationMinutes?: number | undefined;
 }
 
 export interface CookieSettings {
@@ -109,6 +124,7 @@ export interface ResolvedApiOptions {
   trustProxy: boolean | number | string;
   registrationOpen: boolean;
   bootstrapAdmin: { username: string; password: string } | undefined;
+  metricsLogin: { user: string; password: string } | undefined;
   allowedOrigins: readonly string[];
   cookie: CookieSettings;
   sessionStore: 'redis' | 'db';
@@ -123,6 +139,15 @@ export interface ResolvedApiOptions {
   scryptCost: number;
   webhooks: ResolvedWebhookOptions;
   liveUrl: string;
+  audience: ResolvedAudienceOptions;
+  programming: ProgrammingOptions;
+}
+
+/** What schedules and listener requests are checked against. */
+export interface ProgrammingOptions {
+  timeZone: string;
+  artistSeparationMinutes: number;
+  trackSeparationMinutes: number;
 }
 
 const MB = 1024 * 1024;
@@ -186,6 +211,7 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     trustProxy: options.trustProxy === true ? 1 : (options.trustProxy ?? false),
     registrationOpen: options.registrationOpen ?? true,
     bootstrapAdmin: options.bootstrapAdmin,
+    metricsLogin: options.metricsLogin,
     allowedOrigins: options.allowedOrigins ?? [],
     cookie: {
       name: cookie?.name ?? 'radio.sid',
@@ -213,6 +239,39 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     webhooks: resolveWebhookOptions(options.webhooks),
     liveUrl: options.liveUrl ?? 'http://127.0.0.1:8005',
+    audience: resolveAudienceOptions(options.audience),
+    programming: programmingOf(options),
+  };
+}
+
+function programmingOf(options: ApiOptions): ProgrammingOptions {
+  const timeZone = options.stationTimezone ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    throw new TypeError(`createApi: stationTimezone is not a time zone: ${timeZone}`);
+  }
+  const minutes = (name: string, value: number | undefined, fallback: number, max: number) => {
+    const result = value ?? fallback;
+    if (!Number.isInteger(result) || result < 0 || result > max) {
+      throw new TypeError(`createApi: ${name} must be 0-${max} minutes, got ${value}`);
+    }
+    return result;
+  };
+  return {
+    timeZone,
+    artistSeparationMinutes: minutes(
+      'artistSeparationMinutes',
+      options.artistSeparationMinutes,
+      30,
+      1440,
+    ),
+    trackSeparationMinutes: minutes(
+      'trackSeparationMinutes',
+      options.trackSeparationMinutes,
+      180,
+      10_080,
+    ),
   };
 }
 
@@ -237,7 +296,18 @@ export function apiOptionsFromConfig(
     | 'ADMIN_USER'
     | 'ADMIN_PASSWORD'
   > &
-    Partial<Pick<ConfigOf<typeof apiSpec>, 'FFMPEG_PATH' | 'LIVE_URL'>>,
+    Partial<Pick<ConfigOf<typeof apiSpec>, 'LISTENER_PRIVACY' | 'LISTENER_RETENTION_DAYS'>> &
+    Partial<
+      Pick<
+        ConfigOf<typeof apiSpec>,
+        | 'FFMPEG_PATH'
+        | 'LIVE_URL'
+        | 'STATION_TIMEZONE'
+        | 'ARTIST_SEPARATION_MINUTES'
+        | 'TRACK_SEPARATION_MINUTES'
+        | 'WEBHOOK_OFFLINE_SECONDS'
+      >
+    >,
 ): ApiOptions {
   return {
     host: config.API_HOST,
@@ -251,6 +321,17 @@ export function apiOptionsFromConfig(
     trashDays: config.TRASH_DAYS,
     ffmpegPath: config.FFMPEG_PATH,
     liveUrl: config.LIVE_URL,
+    audience: {
+      privacy: config.LISTENER_PRIVACY,
+      retentionDays: config.LISTENER_RETENTION_DAYS,
+    },
+    stationTimezone: config.STATION_TIMEZONE,
+    artistSeparationMinutes: config.ARTIST_SEPARATION_MINUTES,
+    trackSeparationMinutes: config.TRACK_SEPARATION_MINUTES,
+    webhooks:
+      config.WEBHOOK_OFFLINE_SECONDS === undefined
+        ? undefined
+        : { offlineAfterMs: config.WEBHOOK_OFFLINE_SECONDS * 1000 },
     trustProxy: config.TRUST_PROXY,
     registrationOpen: config.REGISTRATION === 'open',
     // With registration open the first user to register becomes admin; a closed station
@@ -259,5 +340,6 @@ export function apiOptionsFromConfig(
       config.REGISTRATION === 'closed'
         ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }
         : undefined,
+    metricsLogin: { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD },
   };
 }

@@ -2,6 +2,7 @@ import { type Bus, componentLogger, type Logger } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import type { Redis } from 'ioredis';
 import { BASE_PATH } from './app.ts';
+import { type Audience, createAudience } from './audience/audience.ts';
 import {
   type CounterStore,
   MemoryCounterStore,
@@ -18,6 +19,8 @@ import { liveController } from './controllers/live.controller.ts';
 import { openApiController } from './controllers/openapi.controller.ts';
 import { playerController } from './controllers/player.controller.ts';
 import { playlistsController } from './controllers/playlists.controller.ts';
+import { requestsController } from './controllers/requests.controller.ts';
+import { schedulesController, timelineController } from './controllers/schedules.controller.ts';
 import { statusController } from './controllers/status.controller.ts';
 import { tracksController } from './controllers/tracks.controller.ts';
 import { trashController } from './controllers/trash.controller.ts';
@@ -27,6 +30,8 @@ import { webhooksController } from './controllers/webhooks.controller.ts';
 import { TrackFiles } from './library/track-files.ts';
 import { createLive, type Live } from './live/live.ts';
 import type { ResolvedApiOptions } from './options.ts';
+import { reportsController } from './reports/reports.controller.ts';
+import { createReports, type Reports } from './reports/reports.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
 import { HistoryRepository } from './repositories/history.repository.ts';
 import { LibraryRepository } from './repositories/library.repository.ts';
@@ -44,6 +49,7 @@ import { LibraryTagsService } from './services/library-tags.service.ts';
 import { LiveEvents } from './services/live-events.service.ts';
 import { PlayerService } from './services/player.service.ts';
 import { PlaylistsService } from './services/playlists.service.ts';
+import { createProgramming, type Programming } from './services/programming.ts';
 import { StatusService } from './services/status.service.ts';
 import { StreamingService } from './services/streaming.service.ts';
 import { TracksService } from './services/tracks.service.ts';
@@ -112,8 +118,11 @@ export interface Services {
   libraryFolders: LibraryFoldersService;
   trash: TrashService;
   webhooks: Webhooks;
+  reports: Reports;
+  audience: Audience;
   uploads: Uploads;
   live: Live;
+  programming: Programming;
 }
 
 function createAuthService(
@@ -164,7 +173,7 @@ function createLibraryServices(
   options: ResolvedApiOptions,
   deps: WiringDeps,
   repositories: Repositories,
-  parts: Pick<Services, 'index' | 'scheduler'>,
+  parts: Pick<Services, 'index' | 'scheduler' | 'programming'>,
 ): Pick<Services, 'libraryTags' | 'libraryFolders' | 'trash'> {
   const logger = componentLogger(deps.logger, 'library');
   const files = new TrackFiles({
@@ -185,6 +194,7 @@ function createLibraryServices(
       library,
       audit,
       scheduler: parts.scheduler,
+      requests: parts.programming.requests,
       dataDir: options.dataDir,
       trashDays: options.trashDays,
       logger,
@@ -198,9 +208,19 @@ export function createServices(
   repositories: Repositories,
 ): Services {
   const { db, bus, redis } = deps;
-  const { users, tracks, playlists, history } = repositories;
+  const { users, tracks, playlists, history, audit } = repositories;
   const station = createStationServices(options, deps);
   const { scheduler } = station;
+  const programming = createProgramming(options.programming, {
+    db,
+    bus,
+    scheduler,
+    playlists,
+    tracks,
+    users,
+    audit,
+    logger: componentLogger(deps.logger, 'programming'),
+  });
   const counters: CounterStore = redis
     ? new RedisCounterStore(redis, `${options.redisPrefix}ratelimit:`)
     : new MemoryCounterStore();
@@ -208,16 +228,23 @@ export function createServices(
     refreshMs: options.trackIndexRefreshMs,
     logger: componentLogger(deps.logger, 'track-index'),
   });
+  const reports = createReports(db);
   return {
     ...station,
     index,
     counters,
     auth: createAuthService(options, users, counters),
-    users: new UsersService(users, options.scryptCost),
+    users: new UsersService(users, options.scryptCost, programming.changes),
     tracks: new TracksService(tracks, index, options.musicDir),
-    playlists: new PlaylistsService(playlists, tracks, scheduler),
+    programming,
+    playlists: new PlaylistsService(playlists, tracks, scheduler, programming.changes, audit),
     player: new PlayerService(scheduler, tracks, playlists, history),
-    ...createLibraryServices(options, deps, repositories, { index, scheduler }),
+    ...createLibraryServices(options, deps, repositories, { index, scheduler, programming }),
+    reports,
+    audience: createAudience(
+      { ...options.audience, dataDir: options.dataDir },
+      { db, bus, logger: componentLogger(deps.logger, 'audience'), plays: reports.plays },
+    ),
     webhooks: createWebhooks(
       { ...options.webhooks, streamUrl: options.streamUrl },
       { db, bus, logger: componentLogger(deps.logger, 'webhooks') },
@@ -267,16 +294,20 @@ export function runServices(services: Services, bus: Bus): () => void {
     ['library.changed', 'library.scan'],
   );
   services.events.start();
+  services.programming.timeline.start();
   services.streaming.start();
   services.trash.start();
   const stopWebhooks = services.webhooks.start();
+  const stopAudience = services.audience.start();
   services.uploads.endpoint.start();
   return () => {
     stopWebhooks();
+    void stopAudience();
     services.uploads.endpoint.stop();
     void services.trash.stop();
     services.streaming.stop();
     services.events.close();
+    services.programming.timeline.stop();
     unsubscribeLibrary();
   };
 }
@@ -295,10 +326,14 @@ export function registerRoutes(
   libraryController(routes, services.libraryTags, services.libraryFolders);
   trashController(routes, services.trash);
   webhooksController(routes, services.webhooks.service);
+  reportsController(routes, services.reports);
   uploadsController(routes, services.uploads.admin);
   djAccountsController(routes, services.live);
   liveController(routes, services.live);
   playlistsController(routes, services.playlists);
+  schedulesController(routes, services.programming.schedules);
+  timelineController(routes, services.programming.timeline);
+  requestsController(routes, services.programming.requests);
   playerController(routes, services.player);
   adminController(routes, services.admin);
   eventsController(routes, services.events);

@@ -32,6 +32,7 @@ interface TrackBody {
 describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (setup) => {
   let t: TestApi;
   let station: Awaited<ReturnType<typeof startLibraryScheduler>>;
+  let admin: Agent;
   let dj: Agent;
   let listener: Agent;
   const ids = new Map<string, number>();
@@ -53,7 +54,7 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
       );
     }
     station = await startLibraryScheduler(t);
-    ({ dj, listener } = await loginAll(t));
+    ({ admin, dj, listener } = await loginAll(t));
     const list = await listener.get(`${BASE}/tracks`).query({ limit: 200 });
     for (const track of list.body.items as TrackBody[]) ids.set(track.path, track.id);
     expect(ids.size).toBe(files.length);
@@ -135,9 +136,15 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
     expect(unknown.body.failed[0].error.code).toBe('API_TRACK_NOT_FOUND');
   });
 
-  it('deletes a track: to the trash, out of every playlist and the queue; restores it', async () => {
+  it('deletes a track: to the trash, out of every playlist, the queue and the requests; restores it', async () => {
     const id = idOf('twice.mp3');
     const other = idOf('old.mp3');
+    // A listener's request that waits an hour (a track played a moment ago may be asked for).
+    await admin
+      .put(`${BASE}/settings/requests`)
+      .send({ minDelayMinutes: 60, thresholdMinutes: 0 })
+      .expect(200);
+    const request = await listener.post(`${BASE}/requests`).send({ trackId: id }).expect(201);
     const playlist = await dj.post(`${BASE}/playlists`).send({ name: 'Delete test' });
     const added = await dj
       .post(`${BASE}/playlists/${playlist.body.id}/tracks`)
@@ -153,8 +160,18 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
       removedFromPlaylists: 2,
       // The request, and the rotation's pick of it if one was made ahead.
       removedFromQueue: expect.any(Number),
+      removedRequests: 1,
       onAir: false,
     });
+    // The listener sees why their request will not play.
+    const mine = await listener.get(`${BASE}/requests/mine`).expect(200);
+    expect(mine.body.requests).toEqual([
+      expect.objectContaining({
+        id: request.body.id,
+        status: 'removed',
+        reason: 'the track was deleted from the library',
+      }),
+    ]);
     expect(res.body.removedFromQueue).toBeGreaterThanOrEqual(1);
     const detail = await dj.get(`${BASE}/playlists/${playlist.body.id}`);
     const items = detail.body.items as { position: number; track: { id: number } }[];

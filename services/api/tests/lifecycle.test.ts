@@ -1,11 +1,14 @@
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { type Bus, createMemoryBus, silentLogger } from '@radio/core';
+import { apiSpec, type Bus, createMemoryBus, loadConfig, silentLogger } from '@radio/core';
+import { waitFor } from '@radio/core/testing';
 import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import request from 'supertest';
 import { type ApiOptions, apiOptionsFromConfig, createApi } from '../src/index.ts';
-import { BASE } from './helpers/test-api.ts';
+import { resolveApiOptions } from '../src/options.ts';
+import { BASE, loginAll, startTestApi } from './helpers/test-api.ts';
+import { WebhookReceiver } from './helpers/webhook-receiver.ts';
 
 const options: ApiOptions = {
   sessionSecret: 'test-session-secret-0123456789',
@@ -101,6 +104,9 @@ describe('apiOptionsFromConfig', () => {
     REGISTRATION: 'open' as const,
     ADMIN_USER: 'admin',
     ADMIN_PASSWORD: 'admin password 1',
+    LISTENER_PRIVACY: 'hashed' as const,
+    LISTENER_RETENTION_DAYS: 400,
+    WEBHOOK_OFFLINE_SECONDS: 30,
   };
 
   it('maps the environment, with a bootstrap admin only while registration is closed', () => {
@@ -117,10 +123,78 @@ describe('apiOptionsFromConfig', () => {
       trustProxy: false,
       registrationOpen: true,
       bootstrapAdmin: undefined,
+      audience: { privacy: 'hashed', retentionDays: 400 },
+      webhooks: { offlineAfterMs: 30_000 },
+      metricsLogin: { user: 'admin', password: 'admin password 1' },
     });
     expect(apiOptionsFromConfig({ ...config, REGISTRATION: 'closed' })).toMatchObject({
       registrationOpen: false,
       bootstrapAdmin: { username: 'admin', password: 'admin password 1' },
     });
+  });
+
+  it('passes the station time zone and the separation minutes on to programming', () => {
+    const options = apiOptionsFromConfig({
+      ...config,
+      STATION_TIMEZONE: 'Europe/Berlin',
+      ARTIST_SEPARATION_MINUTES: 45,
+      TRACK_SEPARATION_MINUTES: 240,
+    });
+    expect(options).toMatchObject({
+      stationTimezone: 'Europe/Berlin',
+      artistSeparationMinutes: 45,
+      trackSeparationMinutes: 240,
+    });
+    expect(resolveApiOptions(options, false).programming).toEqual({
+      timeZone: 'Europe/Berlin',
+      artistSeparationMinutes: 45,
+      trackSeparationMinutes: 240,
+    });
+    expect(() => resolveApiOptions({ ...options, stationTimezone: 'Mars/Olympus' }, false)).toThrow(
+      'stationTimezone is not a time zone: Mars/Olympus',
+    );
+  });
+
+  it('gives WEBHOOK_OFFLINE_SECONDS to the webhooks: station.offline after that long', async () => {
+    const env = loadConfig(apiSpec, {
+      DATABASE_URL: 'sqlite:x',
+      SESSION_SECRET: config.SESSION_SECRET,
+      ADMIN_PASSWORD: config.ADMIN_PASSWORD,
+      WEBHOOK_OFFLINE_SECONDS: '2',
+    });
+    const fromEnv = apiOptionsFromConfig(env);
+    expect(fromEnv.webhooks).toEqual({ offlineAfterMs: 2000 });
+    expect(resolveApiOptions(fromEnv, false).webhooks.offlineAfterMs).toBe(2000);
+    // Unset: the default of 30 s.
+    const { WEBHOOK_OFFLINE_SECONDS: _, ...without } = config;
+    expect(resolveApiOptions(apiOptionsFromConfig(without), false).webhooks.offlineAfterMs).toBe(
+      30_000,
+    );
+
+    // On a running api: a mount without a source is announced after 2 s, not before, and
+    // long before the default 30 s. Loopback receivers and a short poll are test-only options.
+    const t = await startTestApi(
+      { dialect: 'sqlite', sessions: 'db' },
+      { webhooks: { ...fromEnv.webhooks, allowLoopback: true, pollMs: 50 } },
+    );
+    const hook = await new WebhookReceiver().start();
+    try {
+      const { admin } = await loginAll(t);
+      await admin
+        .post(`${BASE}/webhooks`)
+        .send({ name: 'offline', url: hook.url, events: ['station.offline'] })
+        .expect(201);
+      const left = performance.now();
+      await t.bus.publish('stream.source', { mount: '/radio.mp3', connected: false });
+      const received = await waitFor('station.offline', () => hook.received[0], 15_000);
+      const body = JSON.parse(received.body);
+      expect(body).toMatchObject({ event: 'station.offline', data: { mount: '/radio.mp3' } });
+      expect(body.data.offlineSeconds).toBeGreaterThanOrEqual(2);
+      expect(received.at - left).toBeGreaterThanOrEqual(1900);
+      expect(received.at - left).toBeLessThan(15_000);
+    } finally {
+      await hook.stop();
+      await t.close();
+    }
   });
 });

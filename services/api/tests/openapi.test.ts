@@ -102,6 +102,19 @@ describe('GET /openapi.json', () => {
       'GET /api/radio/admin/system',
       'GET /api/radio/events',
       'GET /api/radio/openapi.json',
+      'GET /api/radio/schedules',
+      'GET /api/radio/schedules/occurrences',
+      'POST /api/radio/schedules',
+      'PATCH /api/radio/schedules/:id',
+      'DELETE /api/radio/schedules/:id',
+      'GET /api/radio/schedule/timeline',
+      'GET /api/radio/schedule/next',
+      'POST /api/radio/requests',
+      'GET /api/radio/requests/mine',
+      'GET /api/radio/requests',
+      'DELETE /api/radio/requests/:id',
+      'GET /api/radio/settings/requests',
+      'PUT /api/radio/settings/requests',
     ]) {
       expect(all).toContain(route);
     }
@@ -120,6 +133,34 @@ describe('GET /openapi.json', () => {
     expect(scan).toContain('"pending"');
     expect(schema('/api/radio/status')).toContain('"empty-library"');
     expect(schema('/api/radio/streaming-status')).toContain('"no-playable-tracks"');
+  });
+
+  it('documents programming: playlist fields, refusals, the timeline and its events', () => {
+    const response = (path: string, method: string, status = '200') =>
+      JSON.stringify(doc.paths[path]?.[method]?.responses[status] ?? null);
+    const playlist = response('/api/radio/playlists/{id}', 'get');
+    for (const field of [
+      'onAir',
+      'kind',
+      'order',
+      'weight',
+      'jingle',
+      'interval',
+      'playAt',
+      'startMode',
+    ]) {
+      expect(playlist).toContain(`"${field}"`);
+    }
+    const create = doc.paths['/api/radio/requests']?.post as Operation;
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['201', '403', '404', '409', '429']),
+    );
+    expect(JSON.stringify(create)).toContain('Retry-After');
+    expect(Object.keys(doc.paths['/api/radio/schedules']?.post?.responses ?? {})).toContain('409');
+    expect(response('/api/radio/schedule/timeline', 'get')).toContain('"revision"');
+    expect(response('/api/radio/schedule/next', 'get')).toContain('"entries"');
+    const events = doc.paths['/api/radio/events']?.get as Operation & { description: string };
+    expect(events.description).toMatch(/`timeline`[\s\S]*`request`/);
   });
 
   it('describes parameters, bodies, successes and errors from the zod schemas', () => {

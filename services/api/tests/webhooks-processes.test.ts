@@ -15,7 +15,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from './helpers/databases.ts';
-import { WebhookReceiver } from './helpers/webhook-receiver.ts';
+import { signatureIsValid, WebhookReceiver } from './helpers/webhook-receiver.ts';
 
 /*
  * Several api processes on one database and one Redis bus, as the compose scale profile runs
@@ -118,7 +118,19 @@ describe.each<Dialect>(['sqlite', 'postgres'])('webhooks across api processes (%
         .sort();
       expect(titles).toEqual(Array.from({ length: 10 }, (_, i) => `Song ${i + 1}`).sort());
     }
-    // Each attempt recorded was made once: the receiver saw exactly as many requests.
+    // Each delivery was answered 2xx once: no second process sent it again.
+    const answered = receiver.received
+      .filter((request) => request.status === 204)
+      .map((request) => {
+        const hook = hooks.findIndex((h) => signatureIsValid(h.secret, request));
+        return `${hook} ${JSON.parse(request.body).data.title}`;
+      });
+    const each = hooks.flatMap((_, hook) =>
+      Array.from({ length: 10 }, (_, i) => `${hook} Song ${i + 1}`),
+    );
+    expect(answered.sort()).toEqual(each.sort());
+    // And every attempt counted reached the receiver: one that could not be sent within its
+    // claim is released uncounted.
     const attempts = rows.reduce((sum, row) => sum + row.attempts, 0);
     expect(receiver.received.length).toBe(attempts);
   }, 60_000);
@@ -141,6 +153,37 @@ describe.each<Dialect>(['sqlite', 'postgres'])('webhooks across api processes (%
       const won = await Promise.all(repos.map((repo) => repo.claim(row.id, now, until)));
       expect(won.filter(Boolean)).toHaveLength(1);
     }
+  });
+
+  it('records an attempt only under the claim it was made in', async () => {
+    const repo = new WebhooksRepository(db);
+    const [hook] = await db.db.selectFrom('webhooks').select('id').execute();
+    await repo.enqueue(hook?.id as number, 'test', 'fenced', '{}');
+    const { id } = await db.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('event_key', '=', 'fenced')
+      .executeTakeFirstOrThrow();
+    const now = new Date(Date.now() + 1000).toISOString();
+    const first = new Date(Date.now() + 60_000).toISOString();
+    expect(await repo.claim(id, now, first)).toBe(true);
+    // A claim that ran out and was taken by another process records nothing.
+    const stale = new Date(Date.now() + 30_000).toISOString();
+    expect(await repo.settle(id, stale, { status: 'delivered' })).toBeUndefined();
+    await repo.release(id, stale);
+    expect(await repo.job(id)).toMatchObject({
+      delivery: { status: 'pending', attempts: 1, claimed_until: first },
+    });
+    // The claim's own attempt is released (not counted), or recorded.
+    await repo.release(id, first);
+    expect(await repo.job(id)).toMatchObject({
+      delivery: { status: 'pending', attempts: 0, claimed_until: null },
+    });
+    expect(await repo.claim(id, now, first)).toBe(true);
+    expect(await repo.settle(id, first, { status: 'delivered' })).toMatchObject({
+      status: 'delivered',
+      claimed_until: null,
+    });
   });
 
   it('keeps the latest deliveries of a webhook, and any still being retried', async () => {
@@ -166,8 +209,17 @@ describe.each<Dialect>(['sqlite', 'postgres'])('webhooks across api processes (%
       .orderBy('id')
       .execute();
     // All settled but the oldest, which is still being retried.
-    for (const { id } of ids.slice(1)) await repo.settle(id, { status: 'delivered' });
-    await repo.settle(ids[0]?.id as number, { status: 'retrying' });
+    const settled = ids.slice(1).map((row) => row.id);
+    await db.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivered' })
+      .where('id', 'in', settled)
+      .execute();
+    await db.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'retrying' })
+      .where('id', '=', ids[0]?.id as number)
+      .execute();
     await repo.prune(hook.id, 10);
     const left = (await repo.recent(hook.id, 100)).map((row) => row.id).sort((a, b) => a - b);
     expect(left).toEqual([ids[0]?.id, ...ids.slice(-10).map((row) => row.id)]);

@@ -1,12 +1,49 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { RefusedUrlError, SsrfGuard } from '../src/webhooks/ssrf-guard.ts';
+import { INTERNAL_HOSTS, RefusedUrlError, SsrfGuard } from '../src/webhooks/ssrf-guard.ts';
 
 /* What a webhook URL may reach, on this machine's real resolver. */
+
+/**
+ * The names docker-compose.yml gives its containers on the stack's network: every service
+ * (whatever its profile), and any `container_name`, `hostname` or network `aliases`. Read
+ * line by line (the file is plain block YAML, two-space indents; no YAML parser is a
+ * dependency of the api).
+ */
+function composeNames(text: string): string[] {
+  const names = new Set<string>();
+  let inServices = false;
+  let inAliases = false;
+  for (const line of text.split('\n')) {
+    if (/^\S/.test(line) && !line.startsWith('#')) inServices = /^services:\s*$/.test(line);
+    if (!inServices) continue;
+    const service = /^ {2}([\w.-]+):\s*(#.*)?$/.exec(line);
+    if (service?.[1]) names.add(service[1]);
+    const named = /^\s+(?:container_name|hostname):\s*["']?([\w.-]+)/.exec(line);
+    if (named?.[1]) names.add(named[1]);
+    const aliases = /^(\s+)aliases:\s*(\[.*\])?/.exec(line);
+    if (aliases) {
+      for (const alias of (aliases[2] ?? '').replace(/[[\]"']/g, '').split(',')) {
+        if (alias.trim()) names.add(alias.trim());
+      }
+      inAliases = aliases[2] === undefined;
+      continue;
+    }
+    const item = /^\s+-\s*["']?([\w.-]+)["']?\s*$/.exec(line);
+    if (inAliases && item?.[1]) names.add(item[1]);
+    else inAliases = false;
+  }
+  return [...names].map((name) => name.toLowerCase());
+}
 
 describe('the webhook URL guard', () => {
   const guard = new SsrfGuard({ streamUrl: 'http://198.51.100.7:8000', allowLoopback: false });
   const refused = async (url: string) => {
     await expect(guard.check(url)).rejects.toBeInstanceOf(RefusedUrlError);
+  };
+  // By name: not merely because the name does not resolve outside compose.
+  const refusedByName = async (url: string) => {
+    await expect(guard.check(url)).rejects.toThrow(/is one of the station's own services$/);
   };
 
   it('refuses loopback, link-local and unspecified addresses, in both families', async () => {
@@ -27,11 +64,45 @@ describe('the webhook URL guard', () => {
   });
 
   it("refuses the compose services by name and the stream server's host", async () => {
-    for (const name of ['redis', 'postgres', 'stream', 'scheduler', 'api', 'web']) {
-      await refused(`http://${name}:1234/`);
+    // The list itself is checked against docker-compose.yml below.
+    for (const name of INTERNAL_HOSTS) {
+      await refusedByName(`http://${name}:1234/`);
+      await refusedByName(`https://${name.toUpperCase()}./hook`);
     }
     await refused('http://198.51.100.7/hook');
     await refused('https://198.51.100.7:443/hook');
+  });
+
+  it('refuses every name docker-compose.yml gives a container, whatever the profile', async () => {
+    const file = new URL('../../../docker-compose.yml', import.meta.url);
+    const names = composeNames(readFileSync(file, 'utf8'));
+    // The reader found the services, those of the profiles too (else this would pass on nothing).
+    expect(names).toEqual(expect.arrayContaining(['redis', 'api', 'edge', 'lb', 'prometheus']));
+    expect(INTERNAL_HOSTS).toEqual(expect.arrayContaining(names));
+    for (const name of names) await refusedByName(`http://${name}/`);
+    // The reader also sees the other names a container may be given.
+    const other = [
+      'services:',
+      '  # a comment',
+      '  cache:',
+      '    container_name: radio-cache',
+      '    hostname: "cache-host"',
+      '    networks:',
+      '      default:',
+      '        aliases:',
+      '          - memo',
+      '          - "kv"',
+      '    command: ["x"]',
+      '  queue:',
+      '    networks:',
+      '      default:',
+      '        aliases: [jobs, "work"]',
+      'volumes:',
+      '  data:',
+    ].join('\n');
+    expect(composeNames(other).sort()).toEqual(
+      ['cache', 'cache-host', 'jobs', 'kv', 'memo', 'queue', 'radio-cache', 'work'].sort(),
+    );
   });
 
   it('refuses other schemes, credentials in the URL and names that do not resolve', async () => {

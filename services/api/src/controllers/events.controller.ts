@@ -16,6 +16,10 @@ export function eventsController(routes: ApiRouter, events: LiveEvents): void {
         'skipped a silent track: silentSeconds, trackId, title, action), live.state (who is on air, ' +
         'who waits, silent, recording; also in the first state), live.connected, ' +
         'live.disconnected, live.silent and live.resumed ({dj: {id, name}, mount, at}). ' +
+        '`timeline` (schedule.timeline: the plan changed; its first 10 entries, also in the ' +
+        'first state; for listeners a request entry\'s reason is "listener request") and `request` ' +
+        '(requests.updated: {requests: [{id, userId, trackId, status, plannedAt, playedAt, reason}]}, ' +
+        "only a listener's own requests; admins and DJs get all). " +
         'player.state carries ' +
         '`fallback` {reason, message} while the mounts play the fallback instead of music. ' +
         '`data` is the JSON payload of the bus event.',

@@ -14,6 +14,11 @@ import {
 import type { ApiRouter } from '../routing.ts';
 import type { PlaylistsService } from '../services/playlists.service.ts';
 
+const programming =
+  'The programming fields (onAir, kind, order, weight, jingle, interval, playAt, startMode) ' +
+  'are for admins only (403 otherwise); interval is required per kind (every_n_songs 1-100, ' +
+  'every_n_minutes 1-1440, hourly_at 0-59) and playAt for once_at.';
+
 export function playlistsController(routes: ApiRouter, playlists: PlaylistsService): void {
   routes.get(
     '/playlists',
@@ -32,10 +37,12 @@ export function playlistsController(routes: ApiRouter, playlists: PlaylistsServi
     {
       tag: 'playlists',
       summary: 'Create a playlist',
+      description: programming,
       access: 'session',
       body: createPlaylistBody,
       status: 201,
       response: playlistDetailSchema,
+      errors: [403],
     },
     ({ user, body }) => playlists.create(user, body),
   );
@@ -57,7 +64,8 @@ export function playlistsController(routes: ApiRouter, playlists: PlaylistsServi
     '/playlists/:id',
     {
       tag: 'playlists',
-      summary: 'Rename, describe, publish (owner or admin)',
+      summary: 'Rename, describe, publish (owner or admin); program (admin)',
+      description: programming,
       access: 'session',
       params: playlistIdParams,
       body: updatePlaylistBody,

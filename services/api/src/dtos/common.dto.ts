@@ -61,6 +61,10 @@ export const errorResponse = z.object({
   error: z.object({
     code: z.string().describe('stable error code, e.g. API_TRACK_NOT_FOUND'),
     message: z.string(),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('facts about the refusal, e.g. the other entry of a schedule overlap'),
   }),
 });
 

@@ -73,6 +73,10 @@ export const deleteResultSchema = z.object({
   trashId: id,
   removedFromPlaylists: z.number().int().describe('playlist entries removed'),
   removedFromQueue: z.number().int().describe('queue entries removed'),
+  removedRequests: z
+    .number()
+    .int()
+    .describe("listeners' pending requests of the track removed (their reason says why)"),
   onAir: z.boolean().describe('the track is on air now: it plays to its end'),
 });
 export type DeleteResult = z.infer<typeof deleteResultSchema>;

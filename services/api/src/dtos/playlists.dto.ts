@@ -5,6 +5,39 @@ import { trackSchema } from './tracks.dto.ts';
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'at most 200 characters');
 const description = z.string().trim().max(2000, 'at most 2000 characters').nullable();
 
+export const playlistKind = z
+  .enum(['rotation', 'every_n_songs', 'every_n_minutes', 'hourly_at', 'once_at'])
+  .describe(
+    'rotation: weighted among the rotation playlists on air (or inside its schedule); ' +
+      'every_n_songs: one track after every N songs; every_n_minutes: once N minutes passed; ' +
+      'hourly_at: at minute N of every hour; once_at: one track at playAt',
+  );
+export type PlaylistKindDto = z.infer<typeof playlistKind>;
+const playOrder = z
+  .enum(['shuffle', 'random', 'sequential'])
+  .describe('shuffle: no repeats in a round; the position is kept across restarts');
+const startMode = z
+  .enum(['after_track', 'interrupt'])
+  .describe('hourly_at and once_at: let the track in progress end, or fade it out at the time');
+
+/** The programming fields (read by all who see the playlist, written by admins). */
+const programmingFields = {
+  onAir: z.boolean().describe('takes part in programming (rotation, schedules, rules)'),
+  kind: playlistKind,
+  order: playOrder,
+  weight: z.number().int().min(1).max(100).describe('its share among the rotation playlists'),
+  jingle: z
+    .boolean()
+    .describe('played without crossfade, not counted against separation, not in the history'),
+  interval: z
+    .number()
+    .int()
+    .nullable()
+    .describe('every_n_songs: N 1-100; every_n_minutes: N 1-1440; hourly_at: the minute 0-59'),
+  playAt: z.iso.datetime({ offset: true }).nullable().describe('once_at: when its track plays'),
+  startMode,
+};
+
 export const playlistSchema = z.object({
   id,
   name: z.string(),
@@ -15,6 +48,8 @@ export const playlistSchema = z.object({
   duration: z.number().describe('seconds, all items'),
   createdAt: timestamp,
   updatedAt: timestamp,
+  ...programmingFields,
+  playAt: timestamp.nullable(),
 });
 export type PlaylistDto = z.infer<typeof playlistSchema>;
 
@@ -41,10 +76,38 @@ export type PlaylistListQuery = z.output<typeof playlistListQuery>;
 
 export const playlistPage = pageOf(playlistSchema);
 
+/** Programming fields a create or update may give (admin only); each optional. */
+const programmingPatch = {
+  onAir: programmingFields.onAir.optional(),
+  kind: programmingFields.kind.optional(),
+  order: programmingFields.order.optional(),
+  weight: programmingFields.weight.optional(),
+  jingle: programmingFields.jingle.optional(),
+  interval: programmingFields.interval.optional(),
+  playAt: programmingFields.playAt.optional(),
+  startMode: programmingFields.startMode.optional(),
+};
+export const PROGRAMMING_FIELDS = Object.keys(
+  programmingPatch,
+) as (keyof typeof programmingPatch)[];
+
+export interface ProgrammingValues {
+  onAir: boolean;
+  kind: PlaylistKindDto;
+  order: z.infer<typeof playOrder>;
+  weight: number;
+  jingle: boolean;
+  interval: number | null;
+  playAt: string | null;
+  startMode: z.infer<typeof startMode>;
+}
+export type ProgrammingPatch = Partial<ProgrammingValues>;
+
 export const createPlaylistBody = z.strictObject({
   name,
   description: description.optional(),
   isPublic: z.boolean().default(false),
+  ...programmingPatch,
 });
 export type CreatePlaylistBody = z.output<typeof createPlaylistBody>;
 
@@ -53,6 +116,7 @@ export const updatePlaylistBody = z
     name: name.optional(),
     description: description.optional(),
     isPublic: z.boolean().optional(),
+    ...programmingPatch,
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: 'give at least one field to change',

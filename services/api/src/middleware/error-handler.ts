@@ -108,7 +108,8 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-    res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
+    const { code, message, details } = apiError;
+    res.status(apiError.status).json({ error: { code, message, ...(details && { details }) } });
   };
 }
 

@@ -16,7 +16,9 @@ export function requestContext(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', req.id);
     const started = performance.now();
     res.on('finish', () => {
-      req.log.info(
+      // Prometheus scrapes /metrics every 15 s: a debug line, not one at info each time.
+      const level = req.originalUrl === '/metrics' ? 'debug' : 'info';
+      req.log[level](
         {
           method: req.method,
           url: req.originalUrl,

@@ -7,13 +7,14 @@ export class HistoryRepository {
     this.#handle = handle;
   }
 
-  /** Newest first. */
+  /** Newest first; jingles are left out (the listener-facing history is music). */
   async list(offset: number, limit: number): Promise<{ rows: PlayHistoryEntry[]; total: number }> {
     const db = this.#handle.db;
     const [rows, count] = await Promise.all([
       db
         .selectFrom('play_history')
         .selectAll()
+        .where('jingle', '=', 0)
         .orderBy('started_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
@@ -22,6 +23,7 @@ export class HistoryRepository {
       db
         .selectFrom('play_history')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('jingle', '=', 0)
         .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

@@ -1,4 +1,4 @@
-import type { Database, DbHandle, Playlist, PlaylistItem, Track } from '@radio/db';
+import type { Database, DbHandle, Playlist, PlaylistItem, PlaylistsTable, Track } from '@radio/db';
 import { containsIgnoreCase, nowIso, toFlag } from '@radio/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
 
@@ -22,6 +22,16 @@ export interface PlaylistListFilter {
 }
 
 const UPDATE_BATCH = 500;
+
+/** How a playlist takes part in programming, as stored. */
+export type ProgrammingColumns = Pick<PlaylistsTable, 'interval' | 'play_at'> & {
+  on_air: 0 | 1;
+  kind: Playlist['kind'];
+  play_order: Playlist['play_order'];
+  weight: number;
+  jingle: 0 | 1;
+  start_mode: Playlist['start_mode'];
+};
 
 export class PlaylistsRepository {
   readonly #handle: DbHandle;
@@ -140,6 +150,7 @@ export class PlaylistsRepository {
     name: string;
     description: string | null;
     isPublic: boolean;
+    programming?: ProgrammingColumns | undefined;
   }): Promise<number> {
     const row = await this.#db
       .insertInto('playlists')
@@ -148,6 +159,7 @@ export class PlaylistsRepository {
         name: values.name,
         description: values.description,
         is_public: toFlag(values.isPublic),
+        ...values.programming,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -160,6 +172,7 @@ export class PlaylistsRepository {
       name?: string | undefined;
       description?: string | null | undefined;
       isPublic?: boolean | undefined;
+      programming?: ProgrammingColumns | undefined;
     },
   ): Promise<void> {
     await this.#db
@@ -168,6 +181,7 @@ export class PlaylistsRepository {
         ...(patch.name !== undefined && { name: patch.name }),
         ...(patch.description !== undefined && { description: patch.description }),
         ...(patch.isPublic !== undefined && { is_public: toFlag(patch.isPublic) }),
+        ...patch.programming,
         updated_at: nowIso(),
       })
       .where('id', '=', id)

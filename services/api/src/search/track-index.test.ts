@@ -16,6 +16,7 @@ function row(fields: Partial<Track>): Track {
     artist: null,
     album: null,
     genre: null,
+    isrc: null,
     year: null,
     track_no: null,
     duration: null,

@@ -1,6 +1,7 @@
 import type { Bus, EventMessage, EventType, Logger, StateKey } from '@radio/core';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.ts';
+import { frame, framesOf, timelineFor, type Viewer, viewerOf } from './event-audience.ts';
 
 /** The bus events relayed to browsers. */
 export const RELAYED_EVENTS = [
@@ -18,6 +19,8 @@ export const RELAYED_EVENTS = [
   'live.silent',
   'live.resumed',
   'live.state',
+  'schedule.timeline',
+  'requests.updated',
 ] as const satisfies readonly EventType[];
 
 /** State keys sent first to every new client, under the name of the event that updates them. */
@@ -44,13 +47,10 @@ export interface LiveEventsOptions {
 
 interface Client {
   res: Response;
+  /** Whose stream it is: request updates and requesters' names depend on it. */
+  viewer: Viewer | null;
   /** Events that arrived while the snapshot was being read; sent right after it. */
   pending: string[] | null;
-}
-
-function frame(event: string, data: unknown, id?: string): string {
-  const idLine = id === undefined ? '' : `id: ${id}\n`;
-  return `${idLine}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /**
@@ -88,7 +88,7 @@ export class LiveEvents {
     if (this.#clients.size >= this.#options.maxClients) {
       throw new ApiError('API_TOO_MANY_LISTENERS', undefined, { headers: { 'Retry-After': '30' } });
     }
-    const client: Client = { res, pending: [] };
+    const client: Client = { res, viewer: viewerOf(req.user), pending: [] };
     this.#clients.add(client);
     const log = req.log;
     // The response's close: the client went away (or the stream was ended here).
@@ -118,6 +118,7 @@ export class LiveEvents {
     );
     let text = '';
     for (const { event, value } of snapshot) if (value !== null) text += frame(event, value);
+    text += await this.#timelineSnapshot(client, log);
     text += frame('ready', { at: Date.now() });
     for (const line of client.pending ?? []) text += line;
     client.pending = null;
@@ -125,9 +126,24 @@ export class LiveEvents {
     log.debug({ clients: this.#clients.size }, 'event stream opened');
   }
 
+  /** The latest plan as this client may see it (event `timeline`), or '' before any. */
+  async #timelineSnapshot(client: Client, log: Request['log']): Promise<string> {
+    try {
+      const timeline = await this.#bus.getState('timeline');
+      return timeline
+        ? frame('timeline', timelineFor(timeline, client.viewer?.staff ?? false))
+        : '';
+    } catch (error) {
+      log.debug({ err: error }, 'timeline unavailable for a new event stream');
+      return '';
+    }
+  }
+
   #broadcast(event: EventMessage): void {
-    const text = frame(event.type, event.payload, event.id);
+    const framesFor = framesOf(event);
     for (const client of this.#clients) {
+      const text = framesFor(client.viewer);
+      if (text === null) continue;
       if (client.pending) client.pending.push(text);
       else this.#write(client, text);
     }

@@ -27,6 +27,8 @@ export interface TrashServiceOptions {
   library: LibraryRepository;
   audit: AuditRepository;
   scheduler: SchedulerClient;
+  /** Removes a deleted track's pending listener requests; returns how many. */
+  requests: { trackDeleted(trackId: number): Promise<number> };
   /** DATA_DIR: the files live in DATA_DIR/trash. */
   dataDir: string;
   /** TRASH_DAYS. */
@@ -53,8 +55,9 @@ function toTrashDto(row: TrashEntry): TrashEntryDto {
 /**
  * Delete, restore and purge. A deleted file goes to DATA_DIR/trash under a unique name, its
  * track leaves every playlist and the queue (the one on air plays to its end: its decoder has
- * the file open), and its row is marked missing by the scheduler's index. A restore puts the
- * file back where it was, and the same row comes back `ok` through the index.
+ * the file open), its pending listener requests are removed, and its row is marked missing by
+ * the scheduler's index. A restore puts the file back where it was, and the same row comes
+ * back `ok` through the index.
  */
 export class TrashService {
   readonly #options: TrashServiceOptions;
@@ -97,11 +100,12 @@ export class TrashService {
       return { entry, queue, row };
     });
     const removedFromPlaylists = await library.removeFromPlaylists(id);
+    const removedRequests = await this.#options.requests.trackDeleted(id);
     await audit.record({
       user,
       action: 'track.delete',
       target: row.path,
-      details: { trackId: id, trashId: entry.id, removedFromPlaylists, ...queue },
+      details: { trackId: id, trashId: entry.id, removedFromPlaylists, removedRequests, ...queue },
     });
     this.#log.info(
       { trackId: id, path: row.path, trashId: entry.id },
@@ -112,6 +116,7 @@ export class TrashService {
       trashId: entry.id,
       removedFromPlaylists,
       removedFromQueue: queue.removedFromQueue,
+      removedRequests,
       onAir: queue.onAir,
     };
   }

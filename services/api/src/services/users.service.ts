@@ -6,15 +6,18 @@ import { toUserDto } from '../dtos/mappers.ts';
 import type { CreateUserBody, UpdateUserBody, UserDto, UserListQuery } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { UsersRepository } from '../repositories/users.repository.ts';
+import type { ProgrammingChanges } from './programming-changes.ts';
 
 /** Account administration. The station keeps at least one enabled admin at all times. */
 export class UsersService {
   readonly #users: UsersRepository;
   readonly #scryptCost: number;
+  readonly #programming: ProgrammingChanges;
 
-  constructor(users: UsersRepository, scryptCost: number) {
+  constructor(users: UsersRepository, scryptCost: number, programming: ProgrammingChanges) {
     this.#users = users;
     this.#scryptCost = scryptCost;
+    this.#programming = programming;
   }
 
   async list(query: UserListQuery): Promise<Page<UserDto>> {
@@ -97,5 +100,8 @@ export class UsersService {
       }
       await this.#users.delete(id, trx);
     });
+    // The account's show slots, playlists (and their schedules) and requests went with it:
+    // the scheduler must not keep planning them.
+    this.#programming.reload('user deleted');
   }
 }

@@ -1,6 +1,9 @@
-/** The api's webhook settings (api options, not environment variables). */
+/** The api's webhook settings: api options, only `offlineAfterMs` is set by the environment. */
 export interface WebhookOptions {
-  /** A mount without a source this long sends `station.offline` (ms). Default 30 000. */
+  /**
+   * A mount without a source this long sends `station.offline` (ms): WEBHOOK_OFFLINE_SECONDS
+   * (apiOptionsFromConfig). Default 30 000.
+   */
   offlineAfterMs?: number | undefined;
   /** An attempt without a whole answer by then has failed (ms). Default 10 000. */
   timeoutMs?: number | undefined;

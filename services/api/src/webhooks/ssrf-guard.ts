@@ -9,8 +9,26 @@ import { BlockList, isIP } from 'node:net';
  * send then connects to the checked address, so a name cannot change its answer in between).
  */
 
-/** The compose services' names, refused whatever they resolve to. */
-export const INTERNAL_HOSTS = ['redis', 'postgres', 'stream', 'scheduler', 'api', 'web'] as const;
+/**
+ * Every service of docker-compose.yml, those of the `scale` and `monitoring` profiles too:
+ * refused by name whatever they resolve to, and their addresses refused under any other name
+ * (a container's own name, `<project>-edge-1`, resolves to the same address). The one list: a
+ * service added to docker-compose.yml is added here, and webhooks-ssrf.test.ts reads the
+ * compose file to check that none is missing.
+ */
+export const INTERNAL_HOSTS = [
+  'redis',
+  'postgres',
+  'stream',
+  'scheduler',
+  'api',
+  'web',
+  // The `scale` profile: the edge relays and HAProxy in front of them.
+  'edge',
+  'lb',
+  // The `monitoring` profile.
+  'prometheus',
+] as const;
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -69,6 +87,7 @@ export class SsrfGuard {
   readonly #options: SsrfGuardOptions;
   readonly #reserved: BlockList;
   #internal: { addresses: Set<string>; until: number } | null = null;
+  #resolving: Promise<Set<string>> | null = null;
 
   constructor(options: SsrfGuardOptions) {
     this.#options = options;
@@ -120,10 +139,29 @@ export class SsrfGuard {
 
   /**
    * The addresses of the compose services and of the stream server's host, resolved now and
-   * then: outside compose the service names do not resolve, which is fine.
+   * then: outside compose the service names do not resolve, which is fine. A name server may
+   * take seconds to say so (a dropped query waits out the resolver's 5 s timeout), so the
+   * names are resolved once at a time, and a set past its time is used while it is resolved
+   * again: only the first check of a process waits.
    */
-  async #internalAddresses(): Promise<Set<string>> {
-    if (this.#internal && this.#internal.until > Date.now()) return this.#internal.addresses;
+  #internalAddresses(): Promise<Set<string>> {
+    const known = this.#internal;
+    if (known && known.until > Date.now()) return Promise.resolve(known.addresses);
+    const fresh = this.refresh();
+    if (!known) return fresh;
+    fresh.catch(() => undefined);
+    return Promise.resolve(known.addresses);
+  }
+
+  /** Resolves the internal names again (one resolution at a time); the worker calls it at start. */
+  refresh(): Promise<Set<string>> {
+    this.#resolving ??= this.#resolveInternal().finally(() => {
+      this.#resolving = null;
+    });
+    return this.#resolving;
+  }
+
+  async #resolveInternal(): Promise<Set<string>> {
     const streamHost = bareHost(new URL(this.#options.streamUrl));
     const names = [...INTERNAL_HOSTS, streamHost];
     const found = await Promise.all(names.map((name) => resolveAll(name).catch(() => [])));

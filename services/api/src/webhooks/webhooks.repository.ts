@@ -152,14 +152,32 @@ export class WebhooksRepository {
     return webhook && { delivery, webhook };
   }
 
-  /** Records an attempt's outcome and lets go of the delivery. */
-  settle(id: number, changes: WebhookDeliveryUpdate): Promise<WebhookDelivery | undefined> {
+  /**
+   * Records an attempt's outcome and lets go of the delivery, if the claim made `until` still
+   * holds it (undefined when another process has taken it since).
+   */
+  settle(
+    id: number,
+    until: string,
+    changes: WebhookDeliveryUpdate,
+  ): Promise<WebhookDelivery | undefined> {
     return this.#db
       .updateTable('webhook_deliveries')
       .set({ ...changes, claimed_until: null })
       .where('id', '=', id)
+      .where('claimed_until', '=', until)
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /** Lets go of a delivery claimed until `until` without an attempt: it is due again at once. */
+  async release(id: number, until: string): Promise<void> {
+    await this.#db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ claimed_until: null, attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', id)
+      .where('claimed_until', '=', until)
+      .execute();
   }
 
   recent(webhookId: number, limit: number): Promise<WebhookDelivery[]> {

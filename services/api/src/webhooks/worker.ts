@@ -62,6 +62,8 @@ export class DeliveryWorker {
   }
 
   start(): void {
+    // The first send would otherwise wait for the internal names to resolve.
+    this.#guard.refresh().catch(() => undefined);
     this.#stopped = false;
     this.#stopping = new AbortController();
     this.#timer = setInterval(() => this.kick(), this.#options.pollMs);
@@ -114,7 +116,7 @@ export class DeliveryWorker {
         if (!(await this.#repo.claim(row.id, now.toISOString(), until))) continue;
         started += 1;
         this.#begin(row.webhook_id);
-        void this.#deliver(row.id).finally(() => this.#end(row.webhook_id));
+        void this.#deliver(row.id, until).finally(() => this.#end(row.webhook_id));
       }
       if (started === 0) return;
     }
@@ -133,20 +135,37 @@ export class DeliveryWorker {
     this.kick();
   }
 
-  async #deliver(id: number): Promise<void> {
+  /**
+   * One attempt of a delivery claimed until `until`. The claim is the attempt's fence: a send
+   * that could outlast it is not made (another process may take the delivery once it runs
+   * out, and both would send), and the outcome is recorded only while the claim is still
+   * this attempt's.
+   */
+  async #deliver(id: number, until: string): Promise<void> {
     try {
       const job = await this.#repo.job(id);
-      if (!job) return;
-      const result = await this.#attempt(job);
+      if (job?.delivery.claimed_until !== until) return;
+      const result = await this.#attempt(job, Date.parse(until));
       if (this.#stopping.signal.aborted) return;
-      await this.#repo.settle(id, this.#outcome(job.delivery, result, true));
+      if (result === null) {
+        this.#log.warn({ delivery: id }, 'webhook attempt not sent: its claim ran short');
+        await this.#repo.release(id, until);
+        return;
+      }
+      await this.#repo.settle(id, until, this.#outcome(job.delivery, result, true));
     } catch (error) {
       this.#log.warn({ err: error, delivery: id }, 'webhook delivery not recorded');
     }
   }
 
-  /** One attempt of a claimed delivery: checks the URL again, signs, sends. */
-  async #attempt(job: DeliveryJob): Promise<SendResult & { refused?: boolean }> {
+  /**
+   * One attempt of a claimed delivery: checks the URL again, signs, sends; null when the claim
+   * (held until `claimEnd`, epoch ms) could run out before the send's timeout.
+   */
+  async #attempt(
+    job: DeliveryJob,
+    claimEnd: number,
+  ): Promise<(SendResult & { refused?: boolean }) | null> {
     const { webhook, delivery } = job;
     let target: Awaited<ReturnType<SsrfGuard['check']>>;
     try {
@@ -156,6 +175,7 @@ export class DeliveryWorker {
         error instanceof RefusedUrlError ? `refused: ${error.message}` : String(error);
       return { ok: false, statusCode: null, error: message, latencyMs: 0, refused: true };
     }
+    if (Date.now() + this.#options.timeoutMs >= claimEnd) return null;
     const body =
       webhook.format === 'discord'
         ? JSON.stringify(discordMessage(JSON.parse(delivery.payload) as WebhookBody))
@@ -205,7 +225,9 @@ export class DeliveryWorker {
 
   /** A test send: one attempt now, recorded, never retried. */
   async sendOnce(job: DeliveryJob): Promise<WebhookDelivery | undefined> {
-    const result = await this.#attempt(job);
-    return this.#repo.settle(job.delivery.id, this.#outcome(job.delivery, result, false));
+    const until = job.delivery.claimed_until as string;
+    // Someone waits for this one: it is sent however long the check took (never null then).
+    const result = (await this.#attempt(job, Number.POSITIVE_INFINITY)) as SendResult;
+    return this.#repo.settle(job.delivery.id, until, this.#outcome(job.delivery, result, false));
   }
 }

@@ -7,6 +7,8 @@ export interface Received {
   body: string;
   /** performance.now() when the whole body was in. */
   at: number;
+  /** The status the receiver answered (or, when slow, will answer). */
+  status: number;
 }
 
 /** How the receiver answers: 200, 500, or 200 after a delay. */
@@ -41,12 +43,13 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        const mode = this.mode;
         this.received.push({
           headers: req.headers,
           body: Buffer.concat(chunks).toString(),
           at: performance.now(),
+          status: mode.kind === 'fail' ? mode.status : mode.kind === 'ok' ? 204 : 200,
         });
-        const mode = this.mode;
         if (mode.kind === 'fail') res.writeHead(mode.status).end('no');
         else if (mode.kind === 'ok') res.writeHead(204).end();
         else {
