@@ -1,4 +1,4 @@
-import type { ConfigOf, webSpec } from '@radio/core';
+import type { AdminLogin, ConfigOf, webSpec } from '@radio/core';
 
 export interface WebServerOptions {
   /** API_URL: where `/api` is forwarded to. */
@@ -9,11 +9,22 @@ export interface WebServerOptions {
   host?: string;
   /** The built app. Default services/web/dist. */
   distDir?: string;
+  /** Who may read /metrics (ADMIN_USER/ADMIN_PASSWORD); unset: /metrics answers 404. */
+  metricsLogin?: AdminLogin | undefined;
 }
 
 /** The options from the environment configuration (main.ts and the embedded launcher). */
 export function webOptionsFromConfig(
-  config: Pick<ConfigOf<typeof webSpec>, 'WEB_HOST' | 'WEB_PORT' | 'API_URL'>,
+  config: Pick<
+    ConfigOf<typeof webSpec>,
+    'WEB_HOST' | 'WEB_PORT' | 'API_URL' | 'ADMIN_USER' | 'ADMIN_PASSWORD'
+  >,
 ): WebServerOptions {
-  return { host: config.WEB_HOST, port: config.WEB_PORT, apiUrl: config.API_URL };
+  const { ADMIN_USER: user, ADMIN_PASSWORD: password } = config;
+  return {
+    host: config.WEB_HOST,
+    port: config.WEB_PORT,
+    apiUrl: config.API_URL,
+    metricsLogin: password ? { user, password } : undefined,
+  };
 }

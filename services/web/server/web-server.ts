@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { componentLogger, type Logger, localUrl, RadioError, type Service } from '@radio/core';
 import { BUILD_COMMAND, DEFAULT_DIST_DIR } from './build.ts';
+import { WebMetrics } from './metrics.ts';
 import type { WebServerOptions } from './options.ts';
 import { type ApiProxy, createApiProxy } from './proxy.ts';
 import { StaticFiles, serveStatic } from './static.ts';
@@ -52,6 +53,7 @@ export class WebServer implements Service {
   readonly #proxy: ApiProxy;
   readonly #upgrades: UpgradeProxy;
   readonly #server: Server;
+  readonly #metrics: WebMetrics;
   #files: StaticFiles | null = null;
   #address: AddressInfo | null = null;
   #starting: Promise<void> | null = null;
@@ -63,6 +65,7 @@ export class WebServer implements Service {
     this.#log = componentLogger(deps.logger, 'web');
     this.#proxy = createApiProxy({ target: options.apiUrl, logger: this.#log });
     this.#upgrades = createUpgradeProxy({ target: options.apiUrl, logger: this.#log });
+    this.#metrics = new WebMetrics(options.metricsLogin ?? null);
     this.#server = createServer((req, res) => this.#handle(req, res));
     // The go-live WebSocket: upgrades under /api go to the api, any other is refused.
     this.#server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -143,14 +146,15 @@ export class WebServer implements Service {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
+    let pathname = '';
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      this.#metrics.observe(req, res, pathname, ms / 1000);
       this.#log.debug(
         { method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms) },
         'request',
       );
     });
-    let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://web.invalid').pathname;
     } catch {
@@ -159,6 +163,13 @@ export class WebServer implements Service {
     }
     if (isApiPath(pathname)) {
       this.#proxy.handle(req, res);
+      return;
+    }
+    if (pathname === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+      this.#metrics.endpoint.serve(req, res).catch((error: unknown) => {
+        this.#log.error({ err: error }, 'metrics failed');
+        if (!res.headersSent) res.writeHead(500).end();
+      });
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

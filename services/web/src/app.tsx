@@ -24,6 +24,10 @@ const AdminPage = lazy(() => import('./pages/admin.tsx'));
 const DjPage = lazy(() => import('./pages/dj.tsx'));
 const GoLivePage = lazy(() => import('./pages/go-live.tsx'));
 const RecordingsPage = lazy(() => import('./pages/recordings.tsx'));
+const ReportsPage = lazy(() => import('./pages/reports.tsx'));
+const SchedulePage = lazy(() => import('./pages/schedule.tsx'));
+const TimelinePage = lazy(() => import('./pages/timeline.tsx'));
+const MyRequestsPage = lazy(() => import('./pages/requests.tsx'));
 
 function NotFound() {
   useTitle('Not found');
@@ -129,6 +133,30 @@ function Page({ name, params }: { name: RouteName | null; params: Record<string,
       return (
         <Guard need="dj">
           <RecordingsPage />
+        </Guard>
+      );
+    case 'reports':
+      return (
+        <Guard need="dj">
+          <ReportsPage />
+        </Guard>
+      );
+    case 'schedule':
+      return (
+        <Guard need="dj">
+          <SchedulePage />
+        </Guard>
+      );
+    case 'timeline':
+      return (
+        <Guard need="dj">
+          <TimelinePage />
+        </Guard>
+      );
+    case 'requests':
+      return (
+        <Guard need="listener">
+          <MyRequestsPage />
         </Guard>
       );
     case 'admin':

@@ -36,6 +36,9 @@ describe('matchRoute with the app routes', () => {
     expect(matchRoute(ROUTES, '/playlists')?.name).toBe('playlists');
     expect(matchRoute(ROUTES, '/playlists/7')).toEqual({ name: 'playlist', params: { id: '7' } });
     expect(matchRoute(ROUTES, '/control')?.name).toBe('control');
+    expect(matchRoute(ROUTES, '/schedule')?.name).toBe('schedule');
+    expect(matchRoute(ROUTES, '/schedule/timeline')?.name).toBe('timeline');
+    expect(matchRoute(ROUTES, '/requests')?.name).toBe('requests');
     expect(matchRoute(ROUTES, '/admin')).toEqual({ name: 'admin', params: {} });
     expect(matchRoute(ROUTES, '/admin/system')).toEqual({
       name: 'admin',

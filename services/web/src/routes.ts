@@ -13,6 +13,10 @@ export type RouteName =
   | 'dj'
   | 'golive'
   | 'recordings'
+  | 'reports'
+  | 'schedule'
+  | 'timeline'
+  | 'requests'
   | 'admin';
 
 /** Every page of the app by name; the first pattern that matches wins. */
@@ -29,6 +33,10 @@ export const ROUTES: readonly RouteDef<RouteName>[] = [
   { name: 'dj', pattern: '/dj' },
   { name: 'golive', pattern: '/go-live' },
   { name: 'recordings', pattern: '/recordings' },
+  { name: 'reports', pattern: '/reports' },
+  { name: 'schedule', pattern: '/schedule' },
+  { name: 'timeline', pattern: '/schedule/timeline' },
+  { name: 'requests', pattern: '/requests' },
   { name: 'admin', pattern: '/admin' },
   { name: 'admin', pattern: '/admin/:tab' },
 ];

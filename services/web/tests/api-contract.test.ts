@@ -114,6 +114,9 @@ function everyCall(api: ApiClient): (() => Promise<unknown>)[] {
     () => api.startScan(),
     () => api.scanStatus(),
     () => api.system(),
+    () => api.listenersReport({ from: '2026-01-01T00:00:00Z', mount: '/radio.mp3', client: 'app' }),
+    () => api.tracksReport({ from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' }),
+    () => fetchPath(api.playsCsvUrl({ to: '2026-01-02T00:00:00Z' })),
   ];
 }
 

@@ -1,4 +1,4 @@
-import { createHttp, type Http, type HttpOptions } from './http.ts';
+import { createHttp, type Http, type HttpOptions, queryString } from './http.ts';
 import type { BodyOf, QueryOf } from './paths.ts';
 import type { LiveKickTarget, PlayMode, TagEdit, TrackQuery } from './types.ts';
 
@@ -176,6 +176,50 @@ function liveCalls(http: Http) {
   };
 }
 
+/** Programming: schedule entries, their occurrences, the scheduler's plan (admins and DJs). */
+function scheduleCalls(http: Http) {
+  return {
+    schedules: (signal?: Signal) => http.call('get', '/schedules', { signal }),
+    occurrences: (query: QueryOf<'get', '/schedules/occurrences'>, signal?: Signal) =>
+      http.call('get', '/schedules/occurrences', { query, signal }),
+    createSchedule: (schedule: BodyOf<'post', '/schedules'>) =>
+      http.call('post', '/schedules', { body: schedule }),
+    updateSchedule: (id: number, changes: BodyOf<'patch', '/schedules/{id}'>) =>
+      http.call('patch', '/schedules/{id}', { params: { id }, body: changes }),
+    deleteSchedule: (id: number) => http.call('delete', '/schedules/{id}', { params: { id } }),
+    timeline: (hours: number, signal?: Signal) =>
+      http.call('get', '/schedule/timeline', { query: { hours }, signal }),
+    comingUp: (signal?: Signal) => http.call('get', '/schedule/next', { signal }),
+  };
+}
+
+/** Listener requests and their settings. */
+function requestCalls(http: Http) {
+  return {
+    requestTrack: (trackId: number) => http.call('post', '/requests', { body: { trackId } }),
+    myRequests: (signal?: Signal) => http.call('get', '/requests/mine', { signal }),
+    requests: (query: QueryOf<'get', '/requests'> = {}, signal?: Signal) =>
+      http.call('get', '/requests', { query, signal }),
+    removeRequest: (id: number) => http.call('delete', '/requests/{id}', { params: { id } }),
+    requestSettings: (signal?: Signal) => http.call('get', '/settings/requests', { signal }),
+    saveRequestSettings: (settings: BodyOf<'put', '/settings/requests'>) =>
+      http.call('put', '/settings/requests', { body: settings }),
+  };
+}
+
+/** The audience reports (DJs and admins). */
+function reportCalls(http: Http) {
+  return {
+    listenersReport: (query: QueryOf<'get', '/reports/listeners'>, signal?: Signal) =>
+      http.call('get', '/reports/listeners', { query, signal }),
+    tracksReport: (query: QueryOf<'get', '/reports/tracks'>, signal?: Signal) =>
+      http.call('get', '/reports/tracks', { query, signal }),
+    /** The play log's CSV, for a download link (the browser fetches it with the session). */
+    playsCsvUrl: (query: QueryOf<'get', '/reports/plays.csv'>) =>
+      `${http.url('/reports/plays.csv', {} as never)}${queryString(query)}`,
+  };
+}
+
 export type ApiClientOptions = HttpOptions;
 
 export function createApiClient(options: ApiClientOptions = {}) {
@@ -191,6 +235,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     ...adminCalls(http),
     ...webhookCalls(http),
     ...liveCalls(http),
+    ...reportCalls(http),
+    ...scheduleCalls(http),
+    ...requestCalls(http),
   };
 }
 

@@ -12,6 +12,8 @@ export const LIVE_EVENT_NAMES: readonly LiveEventName[] = [
   'library.analysis',
   'playout.dead_air',
   'live.state',
+  'timeline',
+  'request',
   'ready',
 ];
 

@@ -191,6 +191,34 @@ describe('reduceLive, the live input', () => {
   });
 });
 
+describe('reduceLive, programming', () => {
+  it('keeps the latest timeline and the newest word on each request, batch or single', () => {
+    const timeline = { revision: 4, plannedAt: 10, cause: 'skip', entries: [] };
+    const pending = {
+      id: 7,
+      userId: 2,
+      trackId: 30,
+      status: 'pending' as const,
+      plannedAt: 5_000,
+      playedAt: null,
+      reason: null,
+    };
+    const state = apply(
+      initialLiveState(),
+      [
+        { type: 'timeline', payload: timeline },
+        { type: 'request', payload: { requests: [pending, { ...pending, id: 8 }] } },
+        { type: 'request', payload: { ...pending, status: 'played', playedAt: 6_000 } },
+      ],
+      5,
+    );
+    expect(state.timeline).toEqual(timeline);
+    expect(state.requests[7]).toMatchObject({ status: 'played', playedAt: 6_000 });
+    expect(state.requests[8]).toMatchObject({ status: 'pending', plannedAt: 5_000 });
+    expect(initialLiveState().requests).toEqual({});
+  });
+});
+
 describe('positionNow', () => {
   it("counts from the track's start, corrected by the server clock", () => {
     // The server clock is 2 s ahead of ours.

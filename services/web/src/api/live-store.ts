@@ -10,6 +10,8 @@ import type {
   PlayerStatus,
   PlayoutFallback,
   QueueItem,
+  SongRequestUpdate,
+  TimelineEvent,
 } from './types.ts';
 
 export interface ListenerSample {
@@ -53,6 +55,10 @@ export interface LiveState {
   libraryVersion: number;
   /** The live input (a DJ on air, one waiting); null until the scheduler has said. */
   live: LiveInput | null;
+  /** The scheduler's latest plan (its first entries); null until one arrives. */
+  timeline: TimelineEvent | null;
+  /** The newest word on each listener request this page heard of, by request id. */
+  requests: Record<number, SongRequestUpdate>;
 }
 
 export const MAX_SERIES = 720;
@@ -76,6 +82,8 @@ export function initialLiveState(): LiveState {
     sources: {},
     libraryVersion: 0,
     live: null,
+    timeline: null,
+    requests: {},
   };
 }
 
@@ -117,6 +125,14 @@ export function reduceLive(state: LiveState, event: LiveEvent, now: number): Liv
     }
     case 'live.state':
       return { ...state, live: event.payload };
+    case 'timeline':
+      return { ...state, timeline: event.payload };
+    case 'request': {
+      const updates = 'requests' in event.payload ? event.payload.requests : [event.payload];
+      const requests = { ...state.requests };
+      for (const update of updates) requests[update.id] = update;
+      return { ...state, requests };
+    }
     case 'player.state':
       return {
         ...state,

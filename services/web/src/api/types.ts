@@ -79,6 +79,20 @@ export type LiveSource = NonNullable<LiveInput['onAir']>;
 export type LiveKickTarget = NonNullable<BodyOf<'post', '/live/kick'>['target']>;
 export type Recording = ResponseOf<'get', '/recordings'>['items'][number];
 
+export type Schedule = ResponseOf<'get', '/schedules'>['schedules'][number];
+export type ScheduleInput = BodyOf<'post', '/schedules'>;
+export type StartMode = NonNullable<ScheduleInput['startMode']>;
+export type Occurrence = ResponseOf<'get', '/schedules/occurrences'>['occurrences'][number];
+export type Timeline = ResponseOf<'get', '/schedule/timeline'>;
+/** The plan as the event stream carries it (the bus message: no station zone). */
+export type TimelineEvent = Omit<Timeline, 'timeZone'>;
+export type TimelineEntry = Timeline['entries'][number];
+export type TimelineSource = TimelineEntry['source'];
+export type ComingUpEntry = ResponseOf<'get', '/schedule/next'>['entries'][number];
+export type SongRequest = ResponseOf<'get', '/requests/mine'>['requests'][number];
+export type SongRequestStatus = SongRequest['status'];
+export type RequestSettings = ResponseOf<'get', '/settings/requests'>;
+
 export type ScanStatus = ResponseOf<'get', '/admin/library/scan'>;
 export type LibraryScan = NonNullable<ScanStatus['scan']>;
 export type LibraryAnalysis = NonNullable<ScanStatus['analysis']>;
@@ -124,6 +138,18 @@ export interface DeadAirEvent {
   action: 'skipped';
 }
 
+/** A listener request's new state (`request`: to its requester, and to admins and DJs). */
+export interface SongRequestUpdate {
+  id: number;
+  userId: number;
+  trackId: number;
+  status: SongRequestStatus;
+  /** Epoch ms: where the plan has a pending request, or null when it is not in the plan yet. */
+  plannedAt: number | null;
+  playedAt: number | null;
+  reason: string | null;
+}
+
 /** What `GET /events` sends, by event name. */
 export interface LiveEventMap {
   'player.now-playing': NowPlaying;
@@ -136,6 +162,10 @@ export interface LiveEventMap {
   'library.analysis': LibraryAnalysis;
   'playout.dead_air': DeadAirEvent;
   'live.state': LiveInput;
+  /** The scheduler's new plan: its first entries. */
+  timeline: TimelineEvent;
+  /** Changed listener requests, one or a batch. */
+  request: SongRequestUpdate | { requests: SongRequestUpdate[] };
   ready: { at: number };
 }
 export type LiveEventName = keyof LiveEventMap;

@@ -9,6 +9,7 @@ interface Outcome {
   deleted: number;
   playlists: number;
   queue: number;
+  requests: number;
   onAir: string[];
   errors: string[];
 }
@@ -21,6 +22,8 @@ function Notice({ outcome }: { outcome: Outcome }) {
       <p>
         Removed from playlists: {plural(outcome.playlists, 'entry', 'entries')}. Removed from the
         queue: {plural(outcome.queue, 'entry', 'entries')}.
+        {outcome.requests > 0 &&
+          ` Listener requests removed: ${outcome.requests} (their listeners see why).`}
       </p>
       {outcome.onAir.map((title) => (
         <p key={title}>"{title}" is on air now: it plays to its end.</p>
@@ -53,13 +56,21 @@ export function DeleteTracksDialog({
   const remove = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const result: Outcome = { deleted: 0, playlists: 0, queue: 0, onAir: [], errors: [] };
+    const result: Outcome = {
+      deleted: 0,
+      playlists: 0,
+      queue: 0,
+      requests: 0,
+      onAir: [],
+      errors: [],
+    };
     for (const track of tracks) {
       try {
         const done = await api.deleteTrack(track.id);
         result.deleted += 1;
         result.playlists += done.removedFromPlaylists;
         result.queue += done.removedFromQueue;
+        result.requests += done.removedRequests;
         if (done.onAir) result.onAir.push(track.title);
       } catch (error) {
         result.errors.push(`"${track.title}": ${describeError(error)}`);
@@ -86,7 +97,8 @@ export function DeleteTracksDialog({
         <form onSubmit={remove}>
           <p>
             {tracks.length === 1 ? `"${tracks[0]?.title}"` : plural(tracks.length, 'track')} will go
-            to the Trash and leave every playlist and the queue. A track on air plays to its end.
+            to the Trash and leave every playlist and the queue; listeners' pending requests of{' '}
+            {tracks.length === 1 ? 'it' : 'them'} are removed. A track on air plays to its end.
           </p>
           <div className="dialog-actions">
             <button type="button" className="button ghost" onClick={onClose}>

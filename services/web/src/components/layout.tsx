@@ -58,6 +58,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <Link to="/playlists" nav="prefix">
                 Playlists
               </Link>
+              <Link to="/requests" nav="prefix">
+                Requests
+              </Link>
             </>
           ) : null}
           {hasRole(user, 'dj') ? (
@@ -73,6 +76,12 @@ export function Layout({ children }: { children: ReactNode }) {
               </Link>
               <Link to="/dj" nav="prefix">
                 DJ
+              </Link>
+              <Link to="/reports" nav="prefix">
+                Reports
+              </Link>
+              <Link to="/schedule" nav="prefix">
+                Schedule
               </Link>
             </>
           ) : null}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { niceScale, seriesOf, stepPath } from './listeners-chart.tsx';
+import { niceScale, stepPath } from './chart-frame.tsx';
+import { seriesOf } from './listeners-chart.tsx';
 
 describe('listeners chart maths', () => {
   it('makes one series per mount, 0 where a sample lacks it', () => {

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { ListenerSample } from '../api/live-store.ts';
 import { formatTime } from '../format.ts';
+import { CHART_HEIGHT, CHART_WIDTH, ChartAxes, chartFrame, stepPath } from './chart-frame.tsx';
 
 export interface ChartSeries {
   mount: string;
@@ -18,33 +19,6 @@ export function seriesOf(samples: readonly ListenerSample[]): ChartSeries[] {
   }));
 }
 
-/** A round upper bound for the y axis and its tick step: 0–5 listeners look like 0–5. */
-export function niceScale(max: number): { top: number; step: number } {
-  if (max <= 5) return { top: Math.max(1, Math.ceil(max)), step: 1 };
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  for (const factor of [1, 2, 2.5, 5, 10]) {
-    const step = (factor * magnitude) / 5;
-    if (step * 5 >= max) return { top: step * 5, step };
-  }
-  return { top: max, step: max / 5 };
-}
-
-/** The SVG path of a step line through `points`, extended to `end`. */
-export function stepPath(
-  points: readonly [number, number][],
-  end: number,
-  x: (t: number) => number,
-  y: (v: number) => number,
-): string {
-  if (points.length === 0) return '';
-  const [t0, v0] = points[0] as [number, number];
-  let d = `M${x(t0).toFixed(1)},${y(v0).toFixed(1)}`;
-  for (const [t, v] of points.slice(1)) d += `H${x(t).toFixed(1)}V${y(v).toFixed(1)}`;
-  return `${d}H${x(end).toFixed(1)}`;
-}
-
-const WIDTH = 960;
-const HEIGHT = 300;
 /** The shortest span the x axis shows, so a page opened a moment ago still draws a line. */
 const MIN_SPAN_MS = 60_000;
 const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
@@ -79,13 +53,8 @@ export function ListenersChart({
   const clipped = visible.map((sample) => ({ ...sample, t: Math.max(sample.t, start) }));
   const series = seriesOf(clipped);
   const max = Math.max(0, ...clipped.flatMap((sample) => Object.values(sample.mounts)));
-  const { top, step } = niceScale(max);
-
-  const x = (t: number) => PAD.left + ((t - start) / span) * (WIDTH - PAD.left - PAD.right);
-  const y = (v: number) => PAD.top + (1 - v / top) * (HEIGHT - PAD.top - PAD.bottom);
-  const yTicks: number[] = [];
-  for (let v = 0; v <= top + 1e-9; v += step) yTicks.push(v);
-  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => start + f * span);
+  const frame = chartFrame(start, span, max, PAD);
+  const { x, y } = frame;
 
   const latest = samples.at(-1);
   const summary = latest
@@ -97,32 +66,14 @@ export function ListenersChart({
   return (
     <figure className="chart">
       <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
         role="img"
         aria-labelledby={`${titleId} ${descId}`}
         className="chart-svg"
       >
         <title id={titleId}>Listeners per mount since {formatTime(start)}</title>
         <desc id={descId}>Now: {summary}.</desc>
-        {yTicks.map((v) => (
-          <g key={`y${v}`}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(v)} y2={y(v)} className="chart-grid" />
-            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" className="chart-label">
-              {Number.isInteger(v) ? v : v.toFixed(1)}
-            </text>
-          </g>
-        ))}
-        {xTicks.map((t, i) => (
-          <text
-            key={`x${t}`}
-            x={x(t)}
-            y={HEIGHT - 8}
-            textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'}
-            className="chart-label"
-          >
-            {formatTime(t, span < 10 * 60 * 1000)}
-          </text>
-        ))}
+        <ChartAxes frame={frame} pad={PAD} label={(t) => formatTime(t, span < 10 * 60 * 1000)} />
         {series.map((s, i) => {
           const style = STYLES[i % STYLES.length] as (typeof STYLES)[number];
           return (

@@ -5,6 +5,7 @@ import { AuditTab } from './admin/audit-tab.tsx';
 import { DjAccountsTab } from './admin/dj-accounts-tab.tsx';
 import { LibraryTab } from './admin/library-tab.tsx';
 import { ListenersTab } from './admin/listeners-tab.tsx';
+import { RequestsTab } from './admin/requests-tab.tsx';
 import { StoragePanel } from './admin/storage-panel.tsx';
 import { SystemTab } from './admin/system-tab.tsx';
 import { UsersTab } from './admin/users-tab.tsx';
@@ -18,6 +19,7 @@ const TABS = [
   { id: 'audit', label: 'Audit log' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'djs', label: 'DJs' },
+  { id: 'requests', label: 'Requests' },
 ] as const;
 
 export default function AdminPage({ tab }: { tab: string }) {
@@ -52,6 +54,7 @@ export default function AdminPage({ tab }: { tab: string }) {
       {current.id === 'audit' ? <AuditTab /> : null}
       {current.id === 'webhooks' ? <WebhooksTab /> : null}
       {current.id === 'djs' ? <DjAccountsTab /> : null}
+      {current.id === 'requests' ? <RequestsTab /> : null}
     </section>
   );
 }

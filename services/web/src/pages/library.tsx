@@ -11,6 +11,7 @@ import { PlusIcon, QueueIcon, SearchIcon } from '../components/icons.tsx';
 import { LibrarySelectionBar } from '../components/library-selection.tsx';
 import { MoveTracksDialog } from '../components/move-tracks-dialog.tsx';
 import { Pagination } from '../components/pagination.tsx';
+import { RequestButton } from '../components/request-button.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
 import { TrackDetailsDialog } from '../components/track-details.tsx';
 import { formatDuration, plural } from '../format.ts';
@@ -103,6 +104,7 @@ export default function LibraryPage() {
   };
   const tracks = useAsync((signal) => api.tracks(trackQuery, signal), [search, libraryVersion]);
   const artists = useAsync((signal) => api.artists({ limit: 500 }, signal), [libraryVersion]);
+  const requestSettings = useAsync((signal) => api.requestSettings(signal), []);
   const albums = useAsync(
     (signal) => api.albums({ artist: filters.artist || undefined, limit: 500 }, signal),
     [filters.artist, libraryVersion],
@@ -361,6 +363,7 @@ export default function LibraryPage() {
                   <td className="num">{formatDuration(track.duration)}</td>
                   <td className="actions-col">
                     <div className="row-actions">
+                      <RequestButton track={track} settings={requestSettings.data} />
                       <button
                         type="button"
                         className="icon-button"

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api } from '../api/client.ts';
 import type { NowPlaying as NowPlayingData } from '../api/types.ts';
+import { ComingUp } from '../components/coming-up.tsx';
 import { FallbackBanner } from '../components/fallback-banner.tsx';
 import { Link } from '../components/link.tsx';
 import { LiveBadge } from '../components/live-badge.tsx';
@@ -132,6 +133,7 @@ export function ListenPage() {
           </p>
         </div>
       </div>
+      <ComingUp />
       <RecentTracks />
     </section>
   );

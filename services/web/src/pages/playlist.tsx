@@ -17,6 +17,7 @@ import { AddTracks } from './playlist/add-tracks.tsx';
 import { Details } from './playlist/details.tsx';
 import { Items } from './playlist/items.tsx';
 import { PlayOnAir } from './playlist/play-on-air.tsx';
+import { ProgrammingPart } from './playlist/programming.tsx';
 
 export default function PlaylistPage({ id }: { id: number }) {
   const { user } = useSession();
@@ -85,6 +86,7 @@ export default function PlaylistPage({ id }: { id: number }) {
         </section>
         {canEdit ? <AddTracks playlist={data} onChange={update} /> : null}
       </div>
+      <ProgrammingPart playlist={data} onChange={update} />
       <ConfirmDialog
         open={confirming}
         title="Delete this playlist?"

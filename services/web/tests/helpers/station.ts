@@ -35,8 +35,12 @@ type Stoppable = { stop(): Promise<void> } | { close(): Promise<void> };
 /**
  * The whole station in this process. The embedded launcher is used when it starts the web
  * server too; until then the services are put together here as the launcher will do it.
+ * `env` adds to or overrides the launcher's variables (separation minutes, say).
  */
-export async function startTestStation(logger: Logger): Promise<TestStation> {
+export async function startTestStation(
+  logger: Logger,
+  env: Readonly<Record<string, string>> = {},
+): Promise<TestStation> {
   const root = await mkdtemp(join(tmpdir(), 'radio-web-e2e-'));
   const musicDir = join(root, 'music');
   const dataDir = join(root, 'data');
@@ -73,6 +77,7 @@ export async function startTestStation(logger: Logger): Promise<TestStation> {
         WEB_PORT: '0',
         CROSSFADE_SECONDS: '0',
         LOG_LEVEL: 'warn',
+        ...env,
         ...secrets,
       }),
       ...secrets,

@@ -87,10 +87,16 @@ export class GoLiveSession {
 }
 
 /** The microphone's level in dBFS (RMS), read by the page's meter on every frame. */
+/** How fast the shown level falls after a peak, in dB per second (a meter's release). */
+const RELEASE_DB_PER_SECOND = 20;
+
 export class LevelMeter {
   readonly #context: AudioContext;
   readonly #analyser: AnalyserNode;
   readonly #samples: Float32Array<ArrayBuffer>;
+  /** The level shown, and when it was read (ms). */
+  #shown = -100;
+  #shownAt = 0;
 
   constructor(stream: MediaStream) {
     this.#context = new AudioContext();
@@ -108,13 +114,21 @@ export class LevelMeter {
     if (this.#context.state === 'suspended') void this.#context.resume();
   }
 
-  /** -100 for silence, 0 for full scale. */
+  /**
+   * -100 for silence, 0 for full scale: the RMS of the last 2048 samples, held and let fall at
+   * 20 dB/s like a mixer's meter, so a pause between words or beats does not flick to silence.
+   */
   level(): number {
+    const now = performance.now();
     this.#analyser.getFloatTimeDomainData(this.#samples);
     let sum = 0;
     for (const sample of this.#samples) sum += sample * sample;
     const rms = Math.sqrt(sum / this.#samples.length);
-    return rms > 0 ? Math.max(-100, 20 * Math.log10(rms)) : -100;
+    const current = rms > 0 ? Math.max(-100, 20 * Math.log10(rms)) : -100;
+    const fallen = this.#shown - ((now - this.#shownAt) / 1000) * RELEASE_DB_PER_SECOND;
+    this.#shown = Math.max(-100, current, fallen);
+    this.#shownAt = now;
+    return this.#shown;
   }
 
   close(): void {
