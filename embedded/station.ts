@@ -16,7 +16,7 @@ import {
   STATION_MOUNTS,
 } from '@radio/core';
 import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
-import { createScheduler, schedulerOptionsFromConfig } from '@radio/scheduler';
+import { createScheduler, SchedulerMetrics, schedulerOptionsFromConfig } from '@radio/scheduler';
 import { createStreamServer, streamOptionsFromConfig } from '@radio/stream';
 import { createWebServer, ensureWebBuild, webOptionsFromConfig } from '@radio/web';
 import { ensureMusic } from './music.ts';
@@ -88,14 +88,21 @@ async function startServices(
     createStreamServer(streamOptions, { logger: loggerFor('stream'), bus }),
   );
   const withStream = { ...config, DATA_DIR: dataDir, STREAM_URL: stream.url };
-  const scheduler = await started(
-    closers,
-    createScheduler(schedulerOptionsFromConfig(withStream), {
-      db,
-      bus,
-      logger: loggerFor('scheduler'),
-    }),
+  // Each service keeps its own metrics registry, served on its own port (the scheduler's on the
+  // live port), as when they run in their own containers.
+  const metrics = new SchedulerMetrics(
+    { user: config.ADMIN_USER, password: config.ADMIN_PASSWORD },
+    bus,
   );
+  closers.add(async () => metrics.close());
+  const schedulerOptions = schedulerOptionsFromConfig(withStream);
+  const scheduler = createScheduler(
+    { ...schedulerOptions, live: { ...schedulerOptions.live, metrics } },
+    { db, bus, logger: loggerFor('scheduler') },
+  );
+  metrics.readMounts(() => scheduler.status().mounts);
+  metrics.start();
+  await started(closers, scheduler);
   // The api relays the browser's go-live to the live port this process opened (LIVE_PORT may be 0).
   const liveHost = config.LIVE_HOST === '0.0.0.0' ? '127.0.0.1' : config.LIVE_HOST;
   const liveUrl = `http://${liveHost}:${scheduler.livePort}`;

@@ -2,10 +2,10 @@
 # shellcheck disable=SC2016 # single-quoted $0 and $2 below are awk's, not the shell's
 # Builds the station's base images from Debian packages only, for hosts that cannot reach a
 # container registry (air-gapped stations, CI here): a minimal bookworm rootfs made with
-# debootstrap and `docker import`ed once, then node, redis, postgres and haproxy images built on
-# it with the classic builder. docker-compose.yml uses them through NODE_IMAGE, REDIS_IMAGE,
-# POSTGRES_IMAGE and HAPROXY_IMAGE (the scale profile's balancer) in place of the official
-# images. A stage whose image exists is skipped, so a second run takes seconds; --rebuild builds
+# debootstrap and `docker import`ed once, then node, redis, postgres, haproxy and prometheus
+# images built on it with the classic builder. docker-compose.yml uses them through NODE_IMAGE,
+# REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE (the scale profile's balancer) and PROMETHEUS_IMAGE
+# (the monitoring profile) in place of the official images. A stage whose image exists is skipped, so a second run takes seconds; --rebuild builds
 # everything again from scratch.
 set -euo pipefail
 
@@ -13,17 +13,18 @@ usage() {
   cat <<EOF
 Usage: scripts/build-offline-images.sh [options]
 
-Builds local stand-ins for the official node, redis, postgres and haproxy images from Debian
-packages.
+Builds local stand-ins for the official node, redis, postgres, haproxy and prometheus images
+from Debian packages.
 
 Options:
   --rebuild        build every stage again (fresh debootstrap, no layer cache)
-  --only LIST      comma-separated stages to build: base,node,redis,postgres,haproxy
+  --only LIST      comma-separated stages to build: base,node,redis,postgres,haproxy,prometheus
                    (default: all; a stage's missing base is built too)
   --verify         after building, check each image works (node + npm through the registry,
                    redis-cli ping, postgres creating its user and database and accepting a
                    password login from another container, haproxy accepting the scale
-                   profile's docker/haproxy/haproxy.cfg and answering with it)
+                   profile's docker/haproxy/haproxy.cfg and answering with it, prometheus
+                   accepting the monitoring profile's configuration and rules and serving)
   --print-env      print the image variables for docker-compose (NODE_IMAGE=... and so on)
   -h, --help       show this help
 
@@ -51,18 +52,19 @@ NODE_IMAGE="$PREFIX/node:$NODE_MAJOR-$SUITE-slim"
 REDIS_IMAGE="$PREFIX/redis:7"
 POSTGRES_IMAGE="$PREFIX/postgres:15"
 HAPROXY_IMAGE="$PREFIX/haproxy:2.6"
+PROMETHEUS_IMAGE="$PREFIX/prometheus:2.42"
 
 rebuild=0
 verify=0
 print_env=0
-only="base,node,redis,postgres,haproxy"
+only="base,node,redis,postgres,haproxy,prometheus"
 while [ $# -gt 0 ]; do
   case "$1" in
     --rebuild) rebuild=1 ;;
     --verify) verify=1 ;;
     --print-env) print_env=1 ;;
     --only)
-      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres,haproxy)" >&2; exit 2; }
+      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres,haproxy,prometheus)" >&2; exit 2; }
       only="$2"
       shift
       ;;
@@ -74,15 +76,15 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$print_env" = 1 ]; then
-  printf 'NODE_IMAGE=%s\nREDIS_IMAGE=%s\nPOSTGRES_IMAGE=%s\nHAPROXY_IMAGE=%s\n' \
-    "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE"
+  printf 'NODE_IMAGE=%s\nREDIS_IMAGE=%s\nPOSTGRES_IMAGE=%s\nHAPROXY_IMAGE=%s\nPROMETHEUS_IMAGE=%s\n' \
+    "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE" "$PROMETHEUS_IMAGE"
   exit 0
 fi
 
 for stage in ${only//,/ }; do
   case "$stage" in
-    base | node | redis | postgres | haproxy) ;;
-    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres,haproxy)" >&2; exit 2 ;;
+    base | node | redis | postgres | haproxy | prometheus) ;;
+    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres,haproxy,prometheus)" >&2; exit 2 ;;
   esac
 done
 wanted() { [[ ",$only," == *",$1,"* ]]; }
@@ -92,8 +94,8 @@ wanted() { [[ ",$only," == *",$1,"* ]]; }
 script_started=$(date +%s)
 stage_started=0
 stage_no=0
-stage_count=5
-[ "$verify" = 1 ] && stage_count=6
+stage_count=6
+[ "$verify" = 1 ] && stage_count=7
 
 die() { echo "error: $*" >&2; exit 1; }
 stage() {
@@ -304,7 +306,7 @@ build_node() {
   stage_done "built $NODE_IMAGE ($node_version)"
 }
 
-# ---- stages: redis, postgres, haproxy --------------------------------------------------------
+# ---- stages: redis, postgres, haproxy, prometheus ---------------------------------------------
 
 build_simple() {
   local name="$1" image="$2" what="$3"
@@ -330,7 +332,7 @@ build_simple() {
 
 verify_tag="verify-$$"
 verify_cleanup() {
-  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" "haproxy-$verify_tag" >/dev/null 2>&1 || true
+  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" "haproxy-$verify_tag" "prometheus-$verify_tag" >/dev/null 2>&1 || true
   docker network rm "net-$verify_tag" >/dev/null 2>&1 || true
 }
 
@@ -409,6 +411,21 @@ verify_images() {
     note "haproxy: $(printf '%s' "$out" | head -n 1 | cut -d' ' -f1-3), the scale profile's configuration valid and serving, not root"
     docker rm -f -v "haproxy-$verify_tag" >/dev/null
   fi
+
+  if wanted prometheus; then
+    # The monitoring profile's configuration, written by its start.sh, and its alert rules.
+    local radio="$ROOT/docker/prometheus:/etc/prometheus/radio:ro"
+    out="$(docker run --rm -v "$radio" "$PROMETHEUS_IMAGE" promtool check rules /etc/prometheus/radio/alerts.yml 2>&1)" ||
+      die "prometheus image: docker/prometheus/alerts.yml refused: $out"
+    docker run -d --name "prometheus-$verify_tag" -v "$radio" -e ADMIN_USER=verify -e ADMIN_PASSWORD=verify-secret \
+      --entrypoint /etc/prometheus/radio/start.sh "$PROMETHEUS_IMAGE" --storage.tsdb.path=/prometheus >/dev/null
+    # The profile's health check: /-/ready through bash's /dev/tcp (the image has no HTTP client).
+    wait_for "prometheus" 60 docker exec "prometheus-$verify_tag" /etc/prometheus/radio/ready.sh
+    out="$(docker exec "prometheus-$verify_tag" sh -c 'prometheus --version 2>&1 | head -n 1; grep ^Uid: /proc/1/status')"
+    printf '%s' "$out" | grep -Eq '^Uid:[[:space:]]+0[[:space:]]' && die "prometheus image: prometheus runs as root"
+    note "prometheus: $(printf '%s' "$out" | head -n 1 | cut -d' ' -f1-3), the monitoring profile's configuration and rules valid and serving, not root"
+    docker rm -f -v "prometheus-$verify_tag" >/dev/null
+  fi
   verify_cleanup
   trap - EXIT
   stage_done "all good"
@@ -438,8 +455,14 @@ else
   stage "haproxy $HAPROXY_IMAGE"
   stage_done "not selected"
 fi
+if wanted prometheus; then
+  build_simple prometheus "$PROMETHEUS_IMAGE" "Debian's prometheus (2.42) with promtool, non-root, data in /prometheus"
+else
+  stage "prometheus $PROMETHEUS_IMAGE"
+  stage_done "not selected"
+fi
 [ "$verify" = 1 ] && verify_images
 
 printf '\nDone in %ss. For docker-compose:\n' "$(($(date +%s) - script_started))"
-printf '  NODE_IMAGE=%s\n  REDIS_IMAGE=%s\n  POSTGRES_IMAGE=%s\n  HAPROXY_IMAGE=%s\n' \
-  "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE"
+printf '  NODE_IMAGE=%s\n  REDIS_IMAGE=%s\n  POSTGRES_IMAGE=%s\n  HAPROXY_IMAGE=%s\n  PROMETHEUS_IMAGE=%s\n' \
+  "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE" "$PROMETHEUS_IMAGE"

@@ -5,13 +5,16 @@
 // a unique project name, waits for every service to be healthy, checks each interface from this
 // host, runs radioctl's ps, logs, add and restart against it, then starts the `scale` profile (two
 // edge relays behind HAProxy), spreads 20 listeners through the balancer, stops an edge and
-// times its listeners' return, and takes it all down with its volumes and images. Every stage
+// times its listeners' return, starts the `monitoring` profile (Prometheus: every target up,
+// promtool on each service's /metrics, the configuration and the rules), and takes it all down
+// with its volumes and images. Every stage
 // prints its time; a failure prints the services' last lines.
 //
 // Usage: pnpm test:compose [--keep] [--keep-images] [--no-offline-images]
 //   --keep               leave the stack (and the temporary folder) up at the end or on failure
 //   --keep-images        keep the four service images (the next run builds from their layers)
-//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE and HAPROXY_IMAGE from the
+//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE and
+//                        PROMETHEUS_IMAGE from the
 //                        environment (default: the official images) instead of building the
 //                        offline ones
 // Environment: COMPOSE_CMD (default `docker-compose`, else `docker compose`), OFFLINE_IMAGE_PREFIX
@@ -29,6 +32,7 @@ import { generateDemoLibrary } from '@radio/core/demo-library';
 import { generateTrack } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
 import { StreamListener } from './compose-e2e-listener.ts';
+import { checkMonitoring } from './compose-e2e-monitoring.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
@@ -77,6 +81,8 @@ interface RunOptions {
   show?: (line: string) => string | null;
   /** Return the result of a non-zero exit instead of throwing. */
   allowFail?: boolean;
+  /** Written to the command's stdin (closed at once otherwise). */
+  input?: string;
 }
 
 interface RunResult {
@@ -101,9 +107,10 @@ async function run(command: string, args: string[], options: RunOptions = {}): P
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd ?? ROOT,
     env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   };
   const child = spawn(command, args, spawnOptions);
+  if (options.input !== undefined) child.stdin?.end(options.input);
   const result: RunResult = { code: null, stdout: '', stderr: '', output: '' };
   const pending: Record<'stdout' | 'stderr', string> = { stdout: '', stderr: '' };
   const take = (stream: 'stdout' | 'stderr', chunk: Buffer): void => {
@@ -172,7 +179,7 @@ function check(condition: unknown, message: string): asserts condition {
 // ---- stages -------------------------------------------------------------------------------
 
 const timings: Array<{ name: string; seconds: number; ok: boolean }> = [];
-const STAGE_COUNT = 19;
+const STAGE_COUNT = 20;
 
 async function stage<T>(name: string, body: () => Promise<T>): Promise<T> {
   console.log(`\n==> [${timings.length + 1}/${STAGE_COUNT}] ${name}`);
@@ -257,7 +264,7 @@ function compose(args: string[], options: RunOptions = {}, file = envFile): Prom
 }
 
 function takeDownCommand(): string {
-  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} --profile scale down -v --rmi local`;
+  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} --profile scale --profile monitoring down -v --rmi local`;
 }
 
 function radioctl(args: string[], options: RunOptions = {}): Promise<RunResult> {
@@ -475,6 +482,8 @@ let scaleBase = '';
 let controlPort = 0;
 /** The scheduler's live input as compose publishes it (LIVE_PUBLISH_PORT). */
 let livePort = 0;
+/** The monitoring profile's Prometheus, published on 127.0.0.1. */
+let prometheusPort = 0;
 /**
  * The session of the station's first user: with REGISTRATION=open (the example's), the first
  * account registered becomes the admin, and ADMIN_USER is the stream server's login only.
@@ -601,10 +610,19 @@ async function diagnostics(): Promise<void> {
   try {
     const states = await stackState();
     console.log(`\n    containers: ${describeStates(states)}`);
-    for (const service of [...SERVICES, ...SCALE_SERVICES]) {
+    for (const service of [...SERVICES, ...SCALE_SERVICES, 'prometheus']) {
       if (!states.has(service)) continue;
       const logs = await compose(
-        ['--profile', 'scale', 'logs', '--no-color', '--tail=25', service],
+        [
+          '--profile',
+          'scale',
+          '--profile',
+          'monitoring',
+          'logs',
+          '--no-color',
+          '--tail=25',
+          service,
+        ],
         {
           allowFail: true,
           timeoutMs: 60_000,
@@ -620,8 +638,9 @@ async function diagnostics(): Promise<void> {
 async function teardown(): Promise<void> {
   if (!stackStarted) return;
   stackStarted = false;
-  // With the profile, so that its containers go too in every compose version.
-  const args = ['--profile', 'scale', 'down', '-v', '--remove-orphans', '--timeout', '10'];
+  // With the profiles, so that their containers go too in every compose version.
+  const profiles = ['--profile', 'scale', '--profile', 'monitoring'];
+  const args = [...profiles, 'down', '-v', '--remove-orphans', '--timeout', '10'];
   if (!keepImages) args.push('--rmi', 'local');
   const down = await compose(args, { allowFail: true, timeoutMs: 5 * 60_000 });
   if (down.code !== 0)
@@ -857,13 +876,18 @@ try {
         REDIS_IMAGE: process.env.REDIS_IMAGE || 'redis:7-bookworm',
         POSTGRES_IMAGE: process.env.POSTGRES_IMAGE || 'postgres:15-bookworm',
         HAPROXY_IMAGE: process.env.HAPROXY_IMAGE || 'haproxy:2.6-bookworm',
+        PROMETHEUS_IMAGE: process.env.PROMETHEUS_IMAGE || 'prom/prometheus:v2.42.0',
       };
     }
     const script = join(ROOT, 'scripts/build-offline-images.sh');
     await run('bash', [script], { timeoutMs: 20 * 60_000, show: (line) => line || null });
     const printed = parseEnv((await run('bash', [script, '--print-env'])).stdout);
     check(
-      printed.NODE_IMAGE && printed.REDIS_IMAGE && printed.POSTGRES_IMAGE && printed.HAPROXY_IMAGE,
+      printed.NODE_IMAGE &&
+        printed.REDIS_IMAGE &&
+        printed.POSTGRES_IMAGE &&
+        printed.HAPROXY_IMAGE &&
+        printed.PROMETHEUS_IMAGE,
       'build-offline-images.sh --print-env printed no images',
     );
     return {
@@ -871,6 +895,7 @@ try {
       REDIS_IMAGE: printed.REDIS_IMAGE,
       POSTGRES_IMAGE: printed.POSTGRES_IMAGE,
       HAPROXY_IMAGE: printed.HAPROXY_IMAGE,
+      PROMETHEUS_IMAGE: printed.PROMETHEUS_IMAGE,
     };
   });
 
@@ -893,6 +918,8 @@ try {
     controlPort = ctlPort;
     do livePort = await freePort();
     while (ports.has(livePort));
+    do prometheusPort = await freePort();
+    while (ports.has(prometheusPort) || prometheusPort === livePort);
 
     // What an operator does: copy .env.example, replace every CHANGE_ME value.
     const example = await readFile(join(ROOT, '.env.example'), 'utf8');
@@ -914,6 +941,8 @@ try {
       REDIS_IMAGE: images.REDIS_IMAGE as string,
       POSTGRES_IMAGE: images.POSTGRES_IMAGE as string,
       HAPROXY_IMAGE: images.HAPROXY_IMAGE as string,
+      PROMETHEUS_IMAGE: images.PROMETHEUS_IMAGE as string,
+      PROMETHEUS_PUBLISH_PORT: String(prometheusPort),
     };
     const env = envFrom(example, {
       ...Object.fromEntries(placeholders.map(([key]) => [key, secret()])),
@@ -1339,6 +1368,21 @@ try {
         await Promise.all(listeners.map((listener) => listener.stop()));
       }
     },
+  );
+
+  await stage(
+    'monitoring profile: Prometheus with every target up (the running edges too); promtool on /metrics, config, rules',
+    () =>
+      checkMonitoring(
+        {
+          compose: (args, options) => compose(args, { timeoutMs: 60_000, ...options }),
+          note,
+          check,
+        },
+        `http://127.0.0.1:${prometheusPort}`,
+        // The scale stage stopped one edge.
+        EDGES - 1,
+      ),
   );
 
   await stage('docker-compose down -v', async () => {
