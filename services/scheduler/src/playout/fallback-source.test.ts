@@ -103,10 +103,13 @@ describe('FallbackSource', () => {
       file: join(dir, 'broken.mp3'),
       logger: silentLogger(),
     });
-    source.start();
-    const peaks = await play(source, 3);
-    expect(source.kind).toBe('chime');
-    expect(Math.max(...peaks)).toBeGreaterThan(0.05);
-    await source.close();
+    try {
+      source.start();
+      const peaks = await play(source, 3);
+      expect(source.kind).toBe('chime');
+      expect(Math.max(...peaks)).toBeGreaterThan(0.05);
+    } finally {
+      await source.close();
+    }
   });
 });
