@@ -24,10 +24,9 @@ import {
   hashPassword,
   silentLogger,
   type Timeline,
-  type TimelineEntry,
 } from '@radio/core';
 import { createDb, migrateToLatest } from '@radio/db';
-import { LIBRARY_ID, type PlannedEntry, type PlannerInputs, plan } from '@radio/scheduler';
+import { plan, type TimelineLookup, toTimelineEntry } from '@radio/scheduler';
 // The scheduler's bench station, so both rows of `pnpm bench:schedule` plan the same week.
 import { benchStation } from '../../scheduler/bench/fixture.ts';
 import { createApi } from '../src/index.ts';
@@ -47,34 +46,6 @@ interface Round {
   errors: number;
 }
 
-function toEntry(entry: PlannedEntry, inputs: PlannerInputs): TimelineEntry {
-  const track = entry.trackId === null ? undefined : inputs.tracks.get(entry.trackId);
-  const playlist = inputs.playlists.find((each) => each.id === entry.playlistId);
-  return {
-    at: entry.at,
-    end: entry.end,
-    source: entry.source,
-    track: track
-      ? {
-          id: track.id,
-          title: track.title,
-          artist: track.artist,
-          album: track.album,
-          duration: track.duration,
-        }
-      : null,
-    playlist:
-      playlist && entry.playlistId !== LIBRARY_ID ? { id: playlist.id, name: playlist.name } : null,
-    dj: entry.dj,
-    scheduleId: entry.scheduleId,
-    songRequestId: entry.songRequestId,
-    requestId: entry.requestId,
-    interrupts: entry.interrupts,
-    jingle: entry.jingle,
-    reason: entry.reason,
-  };
-}
-
 /**
  * The scheduler's side: each command plans the hours asked from the station's present, as the
  * runtime does; `replan` publishes a new revision as the runtime does when the plan changes.
@@ -84,6 +55,12 @@ function answerTimeline(bus: Bus) {
   const planMs: number[] = [];
   let revision = 1;
   let entries = 0;
+  const names = new Map(station.inputs.playlists.map((each) => [each.id, each.name]));
+  const lookup: TimelineLookup = {
+    track: (id) => station.inputs.tracks.get(id),
+    playlistName: (id) => names.get(id),
+    requestId: (entry) => entry.requestId,
+  };
   const timeline = (hours: number): Timeline => {
     const from = { now: station.now, onAir: null };
     const planned = plan(station.inputs, station.state, from, station.now + hours * HOUR);
@@ -91,7 +68,7 @@ function answerTimeline(bus: Bus) {
       revision,
       plannedAt: station.now,
       cause: 'track',
-      entries: planned.map((entry) => toEntry(entry, station.inputs)),
+      entries: planned.map((entry, index) => toTimelineEntry(entry, index, lookup)),
     };
   };
   bus.handleCommands({

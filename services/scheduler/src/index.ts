@@ -14,4 +14,6 @@ export {
   type SchedulerDeps,
   type SchedulerStatus,
 } from './scheduler.ts';
+// The runtime's mapping of a planned entry onto the bus's timeline entry (the api's bench uses it).
+export { type TimelineLookup, toTimelineEntry } from './sources/programme-inputs.ts';
 export { SCHEDULER_NAME, SCHEDULER_VERSION } from './version.ts';

@@ -74,7 +74,9 @@ export function toMark(entry: PlannedEntry): ProgrammeMark {
 
 /** What a timeline entry needs beyond the planned one: names by id, and queue ids. */
 export interface TimelineLookup {
-  track(id: number): LibraryTrack | undefined;
+  track(
+    id: number,
+  ): Pick<LibraryTrack, 'id' | 'title' | 'artist' | 'album' | 'duration'> | undefined;
   playlistName(id: number): string | undefined;
   /** The scheduler's request id of an entry committed to play (null further ahead). */
   requestId(entry: PlannedEntry, index: number): string | null;
