@@ -57,7 +57,7 @@ type Visit = (trackId: number, position: number, cycle: number) => boolean;
 /** Whether a request not yet planned waits for the track. */
 function isRequested({ derived, state }: PickContext, trackId: number): boolean {
   const ids = derived.requestedTracks.get(trackId);
-  return ids !== undefined && ids.some((id) => !state.requestsDone.includes(id));
+  return ids?.some((id) => !state.requestsDone.includes(id)) ?? false;
 }
 
 /** Collects the best candidate of a scan: the first at the lowest relaxation. */
