@@ -5,13 +5,9 @@
  * reaching the event streams (the requester named to staff only).
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type Bus, createRedisBus, locateFfmpeg, silentLogger } from '@radio/core';
-import { generateTestLibrary } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
-import type { DbHandle } from '@radio/db';
-import { createScheduler, type Scheduler } from '@radio/scheduler';
-import { REDIS_URL } from './helpers/databases.ts';
 import { sessionCookie } from './helpers/programming.ts';
+import { type RealScheduler, startRealScheduler } from './helpers/real-scheduler.ts';
 import { openEvents, type SseClient } from './helpers/sse.ts';
 import {
   type Agent,
@@ -36,9 +32,7 @@ type Plan = { revision: number; entries: Entry[] };
 
 describe('programming with the real scheduler over Redis (postgres, sessions in redis)', () => {
   let t: TestApi;
-  let schedulerBus: Bus;
-  let schedulerDb: DbHandle;
-  let scheduler: Scheduler;
+  let real: RealScheduler;
   let admin: Agent;
   let dj: Agent;
   let fan: Agent;
@@ -61,28 +55,11 @@ describe('programming with the real scheduler over Redis (postgres, sessions in 
       { artistSeparationMinutes: 0, trackSeparationMinutes: 0 },
       { scheduler: false, bus: 'redis' },
     );
-    const ffmpegPath = locateFfmpeg().path;
-    await generateTestLibrary(t.musicDir, { ffmpegPath, durationSeconds: 6 });
-    const logger = silentLogger();
-    schedulerDb = await t.database.open();
-    schedulerBus = await createRedisBus({ url: REDIS_URL, logger, prefix: t.redis?.prefix ?? '' });
-    scheduler = createScheduler(
-      {
-        musicDir: t.musicDir,
-        streamUrl: 'http://127.0.0.1:9',
-        sourcePassword: 'not-used',
-        controlHost: '127.0.0.1',
-        controlPort: 0,
-        crossfadeSeconds: 0,
-        ffmpegPath,
-        watch: false,
-        timeZone: 'UTC',
-        artistSeparationMinutes: 0,
-        trackSeparationMinutes: 0,
-      },
-      { db: schedulerDb, bus: schedulerBus, logger },
-    );
-    await scheduler.start();
+    real = await startRealScheduler(t, {
+      timeZone: 'UTC',
+      artistSeparationMinutes: 0,
+      trackSeparationMinutes: 0,
+    });
     ({ admin, dj } = await loginAll(t));
     fanId = (await createUser(t.db, 'fan')).id;
     fan = await login(t.app, 'fan');
@@ -95,8 +72,7 @@ describe('programming with the real scheduler over Redis (postgres, sessions in 
 
   afterAll(async () => {
     for (const client of streams) client.close();
-    await scheduler?.close();
-    await schedulerBus?.close();
+    await real?.close();
     await t?.close();
   });
 

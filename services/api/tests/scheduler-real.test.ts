@@ -5,13 +5,10 @@
  * and keeps retrying its outputs, which is all the player routes need.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type Bus, createRedisBus, locateFfmpeg, type NowPlaying, silentLogger } from '@radio/core';
-import { generateTestLibrary } from '@radio/core/test-audio';
+import type { NowPlaying } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
-import type { DbHandle } from '@radio/db';
-import { createScheduler, type Scheduler } from '@radio/scheduler';
 import type { Api } from '../src/index.ts';
-import { REDIS_URL } from './helpers/databases.ts';
+import { type RealScheduler, startRealScheduler } from './helpers/real-scheduler.ts';
 import { openEvents, type SseClient } from './helpers/sse.ts';
 import {
   type Agent,
@@ -27,9 +24,7 @@ jest.setTimeout(90_000);
 describe('player routes driving the real scheduler over Redis (postgres, sessions in redis)', () => {
   let t: TestApi;
   let server: Api;
-  let schedulerBus: Bus;
-  let schedulerDb: DbHandle;
-  let scheduler: Scheduler;
+  let real: RealScheduler;
   let dj: Agent;
   let listener: Agent;
   let events: SseClient;
@@ -40,25 +35,7 @@ describe('player routes driving the real scheduler over Redis (postgres, session
       {},
       { scheduler: false, bus: 'redis' },
     );
-    const ffmpegPath = locateFfmpeg().path;
-    await generateTestLibrary(t.musicDir, { ffmpegPath, durationSeconds: 6 });
-    const logger = silentLogger();
-    schedulerDb = await t.database.open();
-    schedulerBus = await createRedisBus({ url: REDIS_URL, logger, prefix: t.redis?.prefix ?? '' });
-    scheduler = createScheduler(
-      {
-        musicDir: t.musicDir,
-        streamUrl: 'http://127.0.0.1:9',
-        sourcePassword: 'not-used',
-        controlHost: '127.0.0.1',
-        controlPort: 0,
-        crossfadeSeconds: 0,
-        ffmpegPath,
-        watch: false,
-      },
-      { db: schedulerDb, bus: schedulerBus, logger },
-    );
-    await scheduler.start();
+    real = await startRealScheduler(t);
     server = t.api;
     ({ dj, listener } = await loginAll(t));
     events = await openEvents(`${server.url}${BASE}/events`);
@@ -67,8 +44,7 @@ describe('player routes driving the real scheduler over Redis (postgres, session
 
   afterAll(async () => {
     events?.close();
-    await scheduler?.close();
-    await schedulerBus?.close();
+    await real?.close();
     await t?.close();
   });
 
