@@ -12,6 +12,14 @@ export * from './config/index.ts';
 export { ConfigError, RadioError } from './errors.ts';
 export * from './ffmpeg/index.ts';
 export { ChunkedDecoder } from './http/chunked-decoder.ts';
+export {
+  type ForwardedRequest,
+  type ForwardingHeaders,
+  isTrustedProxyEntry,
+  normalizeAddress,
+  TrustedProxies,
+  type TrustedProxiesOptions,
+} from './http/trusted-proxies.ts';
 export { Closers, exitOnSignals, runService, type Service } from './lifecycle.ts';
 export {
   componentLogger,
@@ -22,9 +30,12 @@ export {
   type ServiceLoggers,
   serviceLoggers,
   silentLogger,
-} from './logger.ts';
+} from './logging/logger.ts';
+export { capLine, RotatingFile, type RotatingFileOptions } from './logging/rotating-file.ts';
 export * from './media/index.ts';
 export * from './metrics/index.ts';
 export { localUrl } from './net.ts';
 export * from './schedule/index.ts';
+export { FailureLimiter, type FailureLimitRule } from './security/failure-limiter.ts';
+export { LogThrottle } from './security/log-throttle.ts';
 export * from './station/mounts.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from './logger.ts';
+import type { Logger } from './logging/logger.ts';
 
 /**
  * What a process has started, stopped in the reverse order of start. A failing stop is logged

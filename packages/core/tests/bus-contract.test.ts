@@ -21,7 +21,7 @@ import {
   type QueueItem,
 } from '../src/bus/index.ts';
 import { RadioError } from '../src/errors.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/logging/logger.ts';
 import { captureLogger, waitFor } from '../src/testing/index.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -16,7 +16,7 @@ import {
   STATE_KEYS,
   stateSchemas,
 } from '../src/bus/index.ts';
-import { silentLogger } from '../src/logger.ts';
+import { silentLogger } from '../src/logging/logger.ts';
 
 describe('bus message catalogue', () => {
   it('lists every event, command and state key', () => {

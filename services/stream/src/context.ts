@@ -1,9 +1,8 @@
-import type { Logger } from '@radio/core';
+import type { Logger, TrustedProxies } from '@radio/core';
 import type { ServerLogs } from './logs.ts';
 import type { MountRegistry } from './mount-registry.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { EdgeDirectory } from './relay/edge-directory.ts';
-import type { TrustedProxies } from './sessions/client-address.ts';
 import type { SessionRecorder } from './sessions/session-recorder.ts';
 import type { ServerStats } from './stats.ts';
 

@@ -51,7 +51,7 @@ export async function routeHttpRequest(
     return handleAdmin(request, actions);
   }
   if (method !== 'GET' && method !== 'HEAD') return errorReply('STREAM_METHOD_NOT_ALLOWED');
-  if (path === '/metrics') return metrics.reply(req.headers.authorization);
+  if (path === '/metrics') return metrics.reply(req.headers.authorization, req.socket.remoteAddress ?? '');
   return (
     handlePublic(path, queryOf(target), req.headers.host, actions) ?? errorReply('STREAM_NOT_FOUND')
   );

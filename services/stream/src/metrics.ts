@@ -129,8 +129,8 @@ export class StreamMetrics {
   }
 
   /** `GET /metrics` in the stream server's own reply form. */
-  async reply(authorization: string | undefined): Promise<Reply> {
-    return toReply(await this.endpoint.answer(authorization));
+  async reply(authorization: string | undefined, client: string): Promise<Reply> {
+    return toReply(await this.endpoint.answer(authorization, client));
   }
 }
 

@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { hostname as machineName } from 'node:os';
-import { type Bus, componentLogger, type Logger, localUrl, type Service } from '@radio/core';
+import {
+  type Bus,
+  componentLogger,
+  type Logger,
+  localUrl,
+  type Service,
+  TrustedProxies,
+} from '@radio/core';
 import { AdminActions } from './admin/actions.ts';
 import type { ServerContext } from './context.ts';
 import { type StreamErrorCode, StreamStateError } from './errors.ts';
@@ -20,7 +27,6 @@ import { EdgeDirectory } from './relay/edge-directory.ts';
 import { EdgeNetwork } from './relay/network.ts';
 import { hlsOverflow } from './relay/overflow.ts';
 import type { RequestHead } from './request-head.ts';
-import { TrustedProxies } from './sessions/client-address.ts';
 import { clientAddress, hlsSessionEnded } from './sessions/listener-sessions.ts';
 import { SessionRecorder, type SessionRecorderStats } from './sessions/session-recorder.ts';
 import { serveSource } from './source.ts';

@@ -166,7 +166,7 @@ export class WebServer implements Service {
       return;
     }
     if (pathname === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
-      this.#metrics.endpoint.serve(req, res).catch((error: unknown) => {
+      this.#metrics.endpoint.serve(req, res, req.socket.remoteAddress ?? '').catch((error: unknown) => {
         this.#log.error({ err: error }, 'metrics failed');
         if (!res.headersSent) res.writeHead(500).end();
       });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runFfmpeg } from '../ffmpeg/spawn.ts';
-import { type Logger, silentLogger } from '../logger.ts';
+import { type Logger, silentLogger } from '../logging/logger.ts';
 
 export type TestAudioFormat = 'mp3' | 'flac' | 'ogg' | 'opus' | 'm4a' | 'wav';
 

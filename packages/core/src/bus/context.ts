@@ -4,7 +4,7 @@
  * (events, requests, command handling, state) gets this one object instead of the engine, so
  * none of them imports another.
  */
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import { type Decoded, excerpt } from './codec.ts';
 import { BusClosedError } from './errors.ts';
 import type { BusNames, Transport } from './transport.ts';

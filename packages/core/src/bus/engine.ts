@@ -4,7 +4,7 @@
  * close. `createRedisBus` and `createMemoryBus` only differ in the transport they give it, so
  * both behave the same down to the error codes.
  */
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import {
   type Bus,
   type BusHealth,

@@ -3,7 +3,7 @@
  * behaves like Redis pub/sub (delivery later, in publish order, to whoever is subscribed at
  * publish time), so services see the same copies, validation and timing in both modes.
  */
-import { componentLogger, type Logger } from '../logger.ts';
+import { componentLogger, type Logger } from '../logging/logger.ts';
 import type { Bus, BusOptionsBase } from './bus.ts';
 import { BusEngine } from './engine.ts';
 import { BusClosedError } from './errors.ts';

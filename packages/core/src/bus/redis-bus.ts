@@ -7,7 +7,7 @@
  * keeps the value for the reconnect, request and getState fail at once with BUS_UNAVAILABLE.
  */
 import type { Redis, RedisOptions } from 'ioredis';
-import { componentLogger, type Logger } from '../logger.ts';
+import { componentLogger, type Logger } from '../logging/logger.ts';
 import type { Bus, BusOptionsBase } from './bus.ts';
 import { checkTimeout } from './context.ts';
 import { BusEngine } from './engine.ts';

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.ts';
 import { describeConfig, loadConfig, type Spec } from './load.ts';
 import { apiSpec, embeddedSpec, schedulerSpec, streamSpec } from './schemas.ts';
 
-const streamEnv = { ADMIN_PASSWORD: 'a', SOURCE_PASSWORD: 's' };
+const streamEnv = { ADMIN_PASSWORD: 'admin-password-1', SOURCE_PASSWORD: 'source-password' };
 
 describe('loadConfig', () => {
   it('applies defaults and coerces numbers', () => {
@@ -94,7 +94,7 @@ describe('loadConfig', () => {
     const env = {
       DATABASE_URL: 'sqlite:x',
       SESSION_SECRET: 'test-session-secret-0123456789',
-      ADMIN_PASSWORD: 'a',
+      ADMIN_PASSWORD: 'admin-password-1',
     };
     expect(loadConfig(apiSpec, env).WEBHOOK_OFFLINE_SECONDS).toBe(30);
     expect(
@@ -192,8 +192,8 @@ describe('loadConfig', () => {
 
   it('accepts values that merely contain CHANGE_ME', () => {
     expect(
-      loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: 'x-CHANGE_ME' }).ADMIN_PASSWORD,
-    ).toBe('x-CHANGE_ME');
+      loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: 'xyz-CHANGE_ME' }).ADMIN_PASSWORD,
+    ).toBe('xyz-CHANGE_ME');
     const url = 'postgres://CHANGE_ME:s3cret@db:5432/CHANGE_ME';
     expect(loadConfig(schedulerSpec, { ...streamEnv, DATABASE_URL: url }).DATABASE_URL).toBe(url);
   });
@@ -205,5 +205,48 @@ describe('loadConfig', () => {
     expect(shown.SOURCE_PASSWORD).toBe('********');
     expect(shown.STREAM_PORT).toBe(8000);
     expect(shown.REDIS_URL).toBeNull();
+  });
+
+  it('wants passwords of 12 or more characters in containers, any in embedded mode', () => {
+    expect(() => loadConfig(streamSpec, { ...streamEnv, ADMIN_PASSWORD: 'short-pass1' })).toThrow(
+      /ADMIN_PASSWORD must be .*12 or more characters/,
+    );
+    expect(() => loadConfig(streamSpec, { ...streamEnv, SOURCE_PASSWORD: 'hackme' })).toThrow(
+      /SOURCE_PASSWORD must be .*12 or more characters/,
+    );
+    const embedded = loadConfig(embeddedSpec, { ADMIN_PASSWORD: 'short', SOURCE_PASSWORD: 's' });
+    expect(embedded.ADMIN_PASSWORD).toBe('short');
+  });
+
+  it('reads the public address, the allowed origins and the trusted proxies', () => {
+    const env = { ...streamEnv, SESSION_SECRET: 'x'.repeat(16), DATABASE_URL: 'sqlite:x.db' };
+    const config = loadConfig(apiSpec, {
+      ...env,
+      PUBLIC_URL: 'https://radio.example/',
+      ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080',
+      TRUSTED_PROXIES: '10.0.0.0/8, caddy,::1',
+    });
+    expect(config.PUBLIC_URL).toBe('https://radio.example');
+    expect(config.ALLOWED_ORIGINS).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(config.TRUSTED_PROXIES).toEqual(['10.0.0.0/8', 'caddy', '::1']);
+    for (const [name, value] of [
+      ['PUBLIC_URL', 'https://radio.example/station'],
+      ['PUBLIC_URL', 'ftp://radio.example'],
+      ['ALLOWED_ORIGINS', 'https://a.example/'],
+      ['ALLOWED_ORIGINS', 'a.example'],
+      ['TRUSTED_PROXIES', '10.0.0.0/33'],
+      ['SETUP_CODE', 'short'],
+    ]) {
+      expect(() => loadConfig(apiSpec, { ...env, [name as string]: value })).toThrow(
+        new RegExp(`${name} must be`),
+      );
+    }
+  });
+
+  it('stops on TRUST_PROXY turned on, naming what replaces it; ignores it turned off', () => {
+    expect(() => loadConfig(streamSpec, { ...streamEnv, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY is replaced by TRUSTED_PROXIES/,
+    );
+    expect(loadConfig(streamSpec, { ...streamEnv, TRUST_PROXY: 'false' }).STREAM_PORT).toBe(8000);
   });
 });

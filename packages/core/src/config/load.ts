@@ -31,6 +31,25 @@ function placeholderProblem(name: string, raw: string): string | null {
 }
 
 /**
+ * Variables of earlier versions that now mean something else: set (to anything that turns them
+ * on), the service stops and says what replaces them, rather than silently ignoring an
+ * operator's setting.
+ */
+const RETIRED: Record<string, string> = {
+  TRUST_PROXY:
+    'TRUST_PROXY is replaced by TRUSTED_PROXIES: list the addresses, CIDRs or host names of your reverse proxies (e.g. TRUSTED_PROXIES=127.0.0.1 or TRUSTED_PROXIES=caddy) and remove TRUST_PROXY',
+};
+
+function retiredProblems(env: Env): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const [name, message] of Object.entries(RETIRED)) {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw && raw !== 'false' && raw !== '0') problems.set(name, message);
+  }
+  return problems;
+}
+
+/**
  * Validates the variables of `spec` from `env` and returns them typed, under their environment
  * names. An empty string counts as unset, as in compose files where `FOO=` is common; a value
  * that is still a CHANGE_ME placeholder of `.env.example` is refused.
@@ -41,7 +60,7 @@ export function loadConfig<S extends Spec>(spec: S, env: Env = process.env): Con
   const input = Object.fromEntries(
     Object.keys(spec).map((name) => [name, env[name] === '' ? undefined : env[name]]),
   );
-  const placeholders = new Map<string, string>();
+  const placeholders = retiredProblems(env);
   for (const [name, raw] of Object.entries(input)) {
     const problem = raw === undefined ? null : placeholderProblem(name, raw);
     if (problem) placeholders.set(name, problem);

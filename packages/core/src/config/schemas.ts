@@ -1,11 +1,15 @@
+import { z } from 'zod';
 import { optional, variables as v } from './variables.ts';
+
+const nonEmpty = z.string().trim().min(1);
 
 /*
  * One spec per service, built from the shared variables. A spec lists exactly the variables
  * its service reads, so `.env.example` and the README table can be checked against them.
  */
 
-const common = { LOG_LEVEL: v.LOG_LEVEL };
+/** Every service reads the proxies it may believe (TRUSTED_PROXIES: one list for all). */
+const common = { LOG_LEVEL: v.LOG_LEVEL, TRUSTED_PROXIES: v.TRUSTED_PROXIES };
 
 export const streamSpec = {
   ...common,
@@ -14,13 +18,13 @@ export const streamSpec = {
   STREAM_HOST: v.STREAM_HOST,
   STREAM_PORT: v.STREAM_PORT,
   PUBLIC_STREAM_URL: optional(v.PUBLIC_STREAM_URL),
+  PUBLIC_URL: optional(v.PUBLIC_URL),
   ADMIN_USER: v.ADMIN_USER,
   ADMIN_PASSWORD: v.ADMIN_PASSWORD,
   SOURCE_PASSWORD: v.SOURCE_PASSWORD,
   RELAY_FROM: optional(v.RELAY_FROM),
   MAX_LISTENERS: optional(v.MAX_LISTENERS),
   HLS_SEGMENT_SECONDS: v.HLS_SEGMENT_SECONDS,
-  TRUSTED_PROXIES: v.TRUSTED_PROXIES,
 };
 
 export const schedulerSpec = {
@@ -59,10 +63,12 @@ export const apiSpec = {
   SESSION_SECRET: v.SESSION_SECRET,
   STREAM_URL: v.STREAM_URL,
   PUBLIC_STREAM_URL: optional(v.PUBLIC_STREAM_URL),
+  PUBLIC_URL: optional(v.PUBLIC_URL),
+  ALLOWED_ORIGINS: v.ALLOWED_ORIGINS,
   ADMIN_USER: v.ADMIN_USER,
   ADMIN_PASSWORD: v.ADMIN_PASSWORD,
-  TRUST_PROXY: v.TRUST_PROXY,
   REGISTRATION: v.REGISTRATION,
+  SETUP_CODE: optional(v.SETUP_CODE),
   DATA_DIR: v.DATA_DIR,
   MAX_UPLOAD_MB: v.MAX_UPLOAD_MB,
   TRASH_DAYS: v.TRASH_DAYS,
@@ -81,6 +87,7 @@ export const webSpec = {
   WEB_HOST: v.WEB_HOST,
   WEB_PORT: v.WEB_PORT,
   API_URL: v.API_URL,
+  PUBLIC_URL: optional(v.PUBLIC_URL),
   // Who may read the web server's /metrics; without a password /metrics answers 404.
   ADMIN_USER: v.ADMIN_USER,
   ADMIN_PASSWORD: optional(v.ADMIN_PASSWORD),
@@ -88,7 +95,8 @@ export const webSpec = {
 
 /**
  * Embedded mode reads every service's variables at once. Secrets are optional here: the
- * launcher generates missing ones under DATA_DIR before it loads this spec.
+ * launcher generates missing ones under DATA_DIR before it loads this spec (16 characters),
+ * and one an operator sets on a laptop need not be long.
  */
 export const embeddedSpec = {
   ...streamSpec,
@@ -96,7 +104,7 @@ export const embeddedSpec = {
   ...apiSpec,
   ...webSpec,
   DATABASE_URL: optional(v.DATABASE_URL),
-  ADMIN_PASSWORD: optional(v.ADMIN_PASSWORD),
-  SOURCE_PASSWORD: optional(v.SOURCE_PASSWORD),
+  ADMIN_PASSWORD: optional({ ...v.ADMIN_PASSWORD, schema: nonEmpty, expects: 'a password' }),
+  SOURCE_PASSWORD: optional({ ...v.SOURCE_PASSWORD, schema: nonEmpty, expects: 'a password' }),
   SESSION_SECRET: optional(v.SESSION_SECRET),
 };

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
+import { isTrustedProxyEntry } from '../http/trusted-proxies.ts';
 
 /**
  * One environment variable: its zod schema and, in words, what it expects. The words are what
@@ -31,15 +31,35 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-/** `a.b.c.d/n` or an IPv6 prefix; a bare address is a /32 or /128. */
-function isCidr(text: string): boolean {
-  const [address, bits, extra] = text.split('/');
-  if (extra !== undefined || !address) return false;
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+/** A comma-separated list, each part trimmed, empty parts dropped. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((text) =>
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0),
+  );
+
+/** `https://radio.example` or `http://host:8080`: a scheme, a host, a port, nothing else. */
+function isOrigin(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    !/[/?#]$/.test(text.replace(/^https?:\/\//, ''))
+  );
+}
+
+/** The origin of an http(s) URL with no path (a trailing slash is allowed). */
+function isBaseUrl(text: string): boolean {
+  return isOrigin(text.replace(/\/$/, ''));
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -53,10 +73,8 @@ const port = (fallback: number) =>
 const httpUrl = z.url({ protocol: /^https?$/ });
 const redisUrl = z.url({ protocol: /^rediss?$/ });
 const address = variable(nonEmpty, 'an address to listen on');
-const boolean = z
-  .enum(['true', 'false', '1', '0'])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
+/** A password strangers could guess at: in containers it must be long. */
+const longSecret = z.string().trim().min(12);
 
 /** Every variable the station reads, by its environment name (DESIGN.md section 4). */
 export const variables = {
@@ -72,8 +90,16 @@ export const variables = {
   ),
   REDIS_URL: variable(redisUrl, 'a redis://host:port URL'),
   ADMIN_USER: variable(nonEmpty.default('admin'), 'a user name'),
-  ADMIN_PASSWORD: variable(nonEmpty, 'the stream server admin password (for /admin/)', true),
-  SOURCE_PASSWORD: variable(nonEmpty, 'the password of source clients (user "source")', true),
+  ADMIN_PASSWORD: variable(
+    longSecret,
+    'the admin password (stream /admin/, /metrics), 12 or more characters',
+    true,
+  ),
+  SOURCE_PASSWORD: variable(
+    longSecret,
+    'the password of source clients (user "source"), 12 or more characters',
+    true,
+  ),
   SESSION_SECRET: variable(z.string().min(16), 'a random string of 16 or more characters', true),
   STREAM_HOST: variable(nonEmpty.default('0.0.0.0'), address.expects),
   STREAM_PORT: port(8000),
@@ -130,7 +156,6 @@ export const variables = {
     'seconds of silence on air before the AutoDJ skips the track, 2-300',
   ),
   FALLBACK_FILE: variable(nonEmpty, 'an audio file played when nothing else can be'),
-  TRUST_PROXY: variable(boolean, 'true or false'),
   STATION_TIMEZONE: variable(
     nonEmpty.default('UTC').refine(isTimeZone, 'not a time zone this runtime knows'),
     'an IANA time zone name such as Europe/Berlin (default UTC)',
@@ -148,17 +173,28 @@ export const variables = {
     'hashed (salted hash of the address), full or none',
   ),
   TRUSTED_PROXIES: variable(
+    commaList.refine(
+      (list) => list.every(isTrustedProxyEntry),
+      'one of them is not an address, CIDR or host name',
+    ),
+    'comma-separated addresses, CIDRs or host names (10.0.0.0/8,::1,caddy) of the proxies whose X-Forwarded-For, -Proto and -Host are believed',
+  ),
+  PUBLIC_URL: variable(
     z
       .string()
-      .default('')
-      .transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part.length > 0),
-      )
-      .refine((list) => list.every(isCidr), 'one of them is not an address or CIDR'),
-    'comma-separated addresses or CIDRs (10.0.0.0/8,::1) whose X-Forwarded-For is believed',
+      .trim()
+      .refine(isBaseUrl)
+      .transform((text) => text.replace(/\/$/, '')),
+    'the https:// (or http://) address the station is reached at, with no path: https://radio.example',
+  ),
+  ALLOWED_ORIGINS: variable(
+    commaList.refine((list) => list.every(isOrigin)),
+    'comma-separated origins (https://other.example) also allowed to send changes to the api',
+  ),
+  SETUP_CODE: variable(
+    z.string().trim().min(8).max(64),
+    'the one-time code that creates the first admin account, 8-64 characters',
+    true,
   ),
   LISTENER_RETENTION_DAYS: variable(
     z.coerce.number().int().min(1).max(3650).default(400),

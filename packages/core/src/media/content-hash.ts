@@ -1,6 +1,6 @@
 import { locateFfmpeg } from '../ffmpeg/locate.ts';
 import { spawnFfmpeg } from '../ffmpeg/spawn.ts';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../logging/logger.ts';
 import type { MediaToolOptions } from './probe-audio.ts';
 
 /**

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../ffmpeg/locate.ts';
 import { spawnFfmpeg } from '../ffmpeg/spawn.ts';
-import { type Logger, silentLogger } from '../logger.ts';
+import { type Logger, silentLogger } from '../logging/logger.ts';
 
 export interface MediaToolOptions {
   /** FFMPEG_PATH when set; else ffmpeg is found as DESIGN.md orders it. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Bus } from '../bus/bus.ts';
 import { createMemoryBus, createMemoryHub } from '../bus/memory-bus.ts';
 import { createRedisBus } from '../bus/redis-bus.ts';
-import { silentLogger } from '../logger.ts';
+import { silentLogger } from '../logging/logger.ts';
 import { waitFor } from '../testing/index.ts';
 import { checkBasicAuth } from './basic-auth.ts';
 import { BusProbe } from './bus-probe.ts';
@@ -37,16 +37,30 @@ describe('MetricsEndpoint', () => {
   it('answers 401 without the login, the text format with it, 404 without a login at all', async () => {
     const registry = createServiceRegistry('test');
     const endpoint = new MetricsEndpoint(registry, LOGIN);
-    const refused = await endpoint.answer(undefined);
+    const refused = await endpoint.answer(undefined, '192.0.2.1');
     expect(refused.status).toBe(401);
     expect(refused.headers['WWW-Authenticate']).toMatch(/^Basic /);
-    const answered = await endpoint.answer(basic(LOGIN.user, LOGIN.password));
+    const answered = await endpoint.answer(basic(LOGIN.user, LOGIN.password), '192.0.2.1');
     expect(answered.status).toBe(200);
     expect(answered.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(answered.body).toMatch(/^nodejs_eventloop_lag_seconds\{service="test"\} /m);
     expect(answered.body).not.toContain('nodejs_active_handles_total');
     const hidden = new MetricsEndpoint(registry, null);
-    expect((await hidden.answer(basic(LOGIN.user, LOGIN.password))).status).toBe(404);
+    expect((await hidden.answer(basic(LOGIN.user, LOGIN.password), '192.0.2.1')).status).toBe(404);
+  });
+
+  it('refuses a client after 10 wrong logins, the right one included, and no one else', async () => {
+    const endpoint = new MetricsEndpoint(createServiceRegistry('test'), LOGIN);
+    for (let i = 0; i < 10; i++) {
+      expect((await endpoint.answer(basic(LOGIN.user, `guess ${i}`), '198.51.100.9')).status).toBe(
+        401,
+      );
+    }
+    const blocked = await endpoint.answer(basic(LOGIN.user, LOGIN.password), '198.51.100.9');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['Retry-After'])).toBeGreaterThan(0);
+    const other = await endpoint.answer(basic(LOGIN.user, LOGIN.password), '198.51.100.10');
+    expect(other.status).toBe(200);
   });
 });
 

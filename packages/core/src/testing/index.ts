@@ -1,6 +1,6 @@
 // Helpers for the station's tests (every package's): bounded polling, a logger whose lines can
 // be read back, and a free loopback port. Not used by services at run time.
-import { createLogger, type Logger } from '../logger.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 
 export interface LogLine {
   level: string;

@@ -81,7 +81,7 @@ export class ApiMetrics {
 
   /** `GET /metrics`. */
   readonly serve: RequestHandler = (req, res, next) => {
-    this.endpoint.serve(req, res).catch(next);
+    this.endpoint.serve(req, res, req.ip ?? '').catch(next);
   };
 
   start(): void {

@@ -1,8 +1,7 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import type { Logger, MetricsEndpoint } from '@radio/core';
+import type { FailureLimiter, Logger, MetricsEndpoint } from '@radio/core';
 import type { DjCredentials, SourceLogin } from './dj-credentials.ts';
 import { LIVE_MOUNT, type LiveInput } from './live-input.ts';
-import type { LoginLimiter } from './login-limiter.ts';
 import { type RequestHead, readHead } from './request-head.ts';
 import { ACCEPTED_TYPES, formatOfType } from './source-format.ts';
 
@@ -11,7 +10,7 @@ export interface HarborOptions {
   port: number;
   input: LiveInput;
   credentials: DjCredentials;
-  limiter: LoginLimiter;
+  limiter: FailureLimiter;
   logger: Logger;
   /** A request head must be complete within this (slowloris). */
   headerTimeoutMs: number;
@@ -146,7 +145,7 @@ export class HarborServer {
     if (method === 'GET' && path === '/admin/metadata')
       return this.#metadata(socket, address, head);
     if (method === 'GET' && path === '/metrics' && this.#options.metrics) {
-      const answer = await this.#options.metrics.answer(head.headers.get('authorization'));
+      const answer = await this.#options.metrics.answer(head.headers.get('authorization'), address);
       const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`);
       reply(socket, answer.status, answer.body, headers, answer.contentType);
       return;

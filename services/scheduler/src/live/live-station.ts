@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Bus, componentLogger, type Logger } from '@radio/core';
+import { type Bus, componentLogger, FailureLimiter, type Logger } from '@radio/core';
 import { nowIso } from '@radio/db';
 import type { CommandRegistry } from '../control/registry.ts';
 import type { ResolvedLiveOptions } from '../options.ts';
@@ -9,7 +9,6 @@ import { DjCredentials } from './dj-credentials.ts';
 import { HarborServer } from './harbor-server.ts';
 import { registerLiveCommands } from './live-commands.ts';
 import { LiveInput, type LiveTitles } from './live-input.ts';
-import { LoginLimiter } from './login-limiter.ts';
 
 export interface LiveParts {
   options: ResolvedLiveOptions;
@@ -54,7 +53,7 @@ export async function openLive(parts: LiveParts): Promise<LiveStation> {
     port: options.port,
     input,
     credentials: new DjCredentials(parts.db),
-    limiter: new LoginLimiter(options.loginLimit?.maxFailures, options.loginLimit?.windowMs),
+    limiter: new FailureLimiter(options.loginLimit),
     logger: log,
     headerTimeoutMs: options.headerTimeoutMs,
     // The live port is the scheduler's one HTTP port: its metrics are served there.

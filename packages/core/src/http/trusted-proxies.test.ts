@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { StreamConfigError } from '../errors.ts';
-import { normalizeAddress, TrustedProxies } from './client-address.ts';
+import { ConfigError } from '../errors.ts';
+import { isTrustedProxyEntry, normalizeAddress, TrustedProxies } from './trusted-proxies.ts';
 
 describe('TrustedProxies', () => {
   const proxies = new TrustedProxies(['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8']);
@@ -37,8 +37,53 @@ describe('TrustedProxies', () => {
 
   test('an empty list trusts no one; a bad entry is refused', () => {
     expect(new TrustedProxies([]).resolve('10.0.0.1', '8.8.8.8')).toBe('10.0.0.1');
-    for (const bad of ['10.0.0.0/33', 'example.com', '10.0.0.0/8/1', '::1/129', '1.2.3.4/x']) {
-      expect(() => new TrustedProxies([bad])).toThrow(StreamConfigError);
+    for (const bad of ['10.0.0.0/33', '10.0.0.0/8/1', '::1/129', '1.2.3.4/x', '1.2.3', 'a b']) {
+      expect(isTrustedProxyEntry(bad)).toBe(false);
+      expect(() => new TrustedProxies([bad])).toThrow(ConfigError);
     }
+  });
+
+  test('host names are trusted at the addresses they resolve to, once started', async () => {
+    const addresses = new Map([['web', ['172.18.0.5']]]);
+    const named = new TrustedProxies(['web', 'caddy'], {
+      resolve: async (name) => {
+        const found = addresses.get(name);
+        if (!found) throw new Error(`ENOTFOUND ${name}`);
+        return found;
+      },
+      refreshMs: 60_000,
+    });
+    expect(named.trusts('172.18.0.5')).toBe(false);
+    await named.start();
+    expect(named.trusts('172.18.0.5')).toBe(true);
+    expect(named.trusts('::ffff:172.18.0.5')).toBe(true);
+    expect(named.trusts('172.18.0.6')).toBe(false);
+    expect(named.resolve('172.18.0.5', '198.51.100.7')).toBe('198.51.100.7');
+    named.close();
+  });
+
+  test('forwarded: proto and host from a trusted proxy only, the left-most of each', () => {
+    const headers = {
+      'x-forwarded-for': '198.51.100.7',
+      'x-forwarded-proto': 'https, http',
+      'x-forwarded-host': 'Radio.Example, web:8080',
+      host: 'web:8080',
+    };
+    expect(proxies.forwarded('10.0.0.2', false, headers)).toEqual({
+      ip: '198.51.100.7',
+      proto: 'https',
+      host: 'radio.example',
+      viaTrustedProxy: true,
+    });
+    expect(proxies.forwarded('203.0.113.9', false, headers)).toEqual({
+      ip: '203.0.113.9',
+      proto: 'http',
+      host: 'web:8080',
+      viaTrustedProxy: false,
+    });
+    expect(proxies.forwarded('10.0.0.2', true, { host: 'a' }).proto).toBe('https');
+    expect(proxies.forwarded('10.0.0.2', false, { 'x-forwarded-proto': 'gopher' }).proto).toBe(
+      'http',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { type DestinationStream, type LevelWithSilent, type Logger, pino } from 'pino';
+import { RotatingFile } from './rotating-file.ts';
 
 export type { Logger } from 'pino';
 
@@ -39,15 +40,19 @@ export function serviceLoggers(options: Omit<LoggerOptions, 'service'>): Service
 
 /**
  * A destination for a process a person watches in a terminal (embedded mode): every line at
- * the logger's level goes to `file`, and only warnings and errors also to stdout, so the
- * terminal keeps the start-up banner readable.
+ * the logger's level goes to `file` (rotated by size, lines capped: see RotatingFile), and
+ * only warnings and errors also to stdout, so the terminal keeps the start-up banner readable.
  */
 export function fileAndConsoleDestination(
   file: string,
   consoleLevel: LevelWithSilent = 'warn',
 ): DestinationStream {
+  const rotating = new RotatingFile(file, {
+    onError: (error) =>
+      process.stderr.write(`cannot write the log file ${file}: ${error.message}\n`),
+  });
   const streams: { level: LevelWithSilent; stream: DestinationStream }[] = [
-    { level: 'trace', stream: pino.destination({ dest: file, mkdir: true, sync: false }) },
+    { level: 'trace', stream: rotating },
   ];
   if (consoleLevel !== 'silent')
     streams.push({ level: consoleLevel, stream: pino.destination({ fd: 1, sync: false }) });
