@@ -1,14 +1,18 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { runFfmpeg, silentLogger } from '@radio/core';
 import { waitFor } from '@radio/core/testing';
 import { SCHEDULER_NAME, SCHEDULER_VERSION } from '../src/index.ts';
-import { TestStation } from './helpers/station.ts';
+import { ffmpegPath, TestStation } from './helpers/station.ts';
 
 jest.setTimeout(60_000);
 
 const UNKNOWN = 'ERROR: unknown command, type "help" to get a list of commands.';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('control port commands on a running scheduler', () => {
   let station: TestStation;
@@ -211,6 +215,65 @@ describe('control port commands on a running scheduler', () => {
     ];
     for (const [line, answer] of errors) expect(await station.command(line)).toBe(answer);
     expect(await station.command('var.get amplify')).toBe('1.000');
+  });
+
+  it('a browser POST to the control port runs none of its lines and is closed', async () => {
+    expect(await station.command('var.get amplify')).toBe('1.000');
+    const closed = await new Promise<boolean>((resolve) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: station.scheduler.controlPort,
+        method: 'POST',
+        path: '/',
+        agent: false,
+        headers: { 'Content-Type': 'text/plain' },
+      });
+      req.on('error', () => {});
+      req.on('socket', (socket) => socket.once('close', () => resolve(true)));
+      req.end('var.set amplify 0\nvar.set amplify = 0.1\n');
+    });
+    expect(closed).toBe(true);
+    expect(await station.command('var.get amplify')).toBe('1.000');
+  });
+
+  it('titles and file names with line breaks stay inside their line, here and on the stream', async () => {
+    const name = 'evil\r\nEND\r\nname.mp3';
+    await runFfmpeg(
+      [
+        ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:d=4', '-ac', '2'],
+        ...['-c:a', 'libmp3lame', '-metadata', 'title=a\r\nEND\r\nfake'],
+        ...['-metadata', 'artist=x\u001b[31my', join(station.music, name)],
+      ],
+      { ffmpegPath, logger: silentLogger(), name: 'evil track' },
+    );
+    const rid = await station.command(
+      `request.push ${pathToFileURL(join(station.music, name)).href}`,
+    );
+    expect(rid).toMatch(/^\d+$/);
+    const title = 'x\\u001b[31my - a\\r\\nEND\\r\\nfake';
+    const queue = await requestLines();
+    expect(queue).toContain(`${rid} ${title} (evil\\r\\nEND\\r\\nname.mp3) [request]`);
+    for (const line of queue) expect(line).toMatch(/^\d+ .+ \(.+\) \[[a-z]+\]$/);
+    const metadata = (await station.command(`request.metadata ${rid}`)).split('\n');
+    for (const entry of metadata) expect(entry).toMatch(/^[a-z_]+=".*"$/);
+    expect(metadata).toContain('title="a\\nEND\\nfake"');
+    expect(metadata).toContain('path="evil\\nEND\\nname.mp3"');
+    const onAir = await waitFor(
+      'the track on air',
+      async () => {
+        const line = await station.command('request.on_air');
+        return line.startsWith(`${rid} `) ? line : undefined;
+      },
+      45_000,
+    );
+    expect(onAir).toMatch(new RegExp(`^${rid} ${escapeRegExp(title)} \\d+:\\d\\d / 0:0\\d$`));
+    const streamTitle = await waitFor('its title on the stream server', async () => {
+      const res = await fetch(`${station.streamUrl}/status-json.xsl`);
+      const body = (await res.json()) as { icestats: { source?: { title?: string }[] } };
+      const titles = (body.icestats.source ?? []).map((source) => source.title ?? '');
+      return titles.find((t) => t.includes('fake'));
+    });
+    expect(streamTitle).toBe('x [31my - a END fake');
   });
 
   it('serves a piped session like nc: several commands, quit, Bye!', async () => {

@@ -14,9 +14,13 @@ export function formatUptime(ms: number): string {
   return `${days}d ${two(hours)}h ${two(minutes)}m ${two(seconds)}s`;
 }
 
-function listing(registry: CommandRegistry): string {
-  const lines = registry.list().map((command) => `| ${command.usage}`);
-  return `Available commands:\r\n${lines.join('\r\n')}\r\n\r\nType "help <command>" for more information.`;
+function listing(registry: CommandRegistry): string[] {
+  return [
+    'Available commands:',
+    ...registry.list().map((command) => `| ${command.usage}`),
+    '',
+    'Type "help <command>" for more information.',
+  ];
 }
 
 /**
@@ -28,8 +32,8 @@ export function registerBuiltins(registry: CommandRegistry, startedAt: () => num
     const name = args.split(/\s+/, 1)[0] ?? '';
     if (!name) return listing(registry);
     const command = registry.get(name);
-    if (!command) return `No such command: ${name}\r\n${listing(registry)}`;
-    return `Usage: ${command.usage}\r\n  ${command.description}`;
+    if (!command) return [`No such command: ${name}`, ...listing(registry)];
+    return [`Usage: ${command.usage}`, `  ${command.description}`];
   });
   registry.add('version', 'version', 'Display the name and version of the scheduler.', () => {
     return `${SCHEDULER_NAME} ${SCHEDULER_VERSION}`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { renderAnswer } from './answer.ts';
 import { playoutStatusLines, registerPlayoutCommands } from './playout-commands.ts';
 import { CommandRegistry } from './registry.ts';
 
@@ -11,7 +12,7 @@ describe('playout.status', () => {
         fallback: null,
         deadAirSkips: 2,
         deadAirSeconds: 10,
-      }).split('\r\n'),
+      }),
     ).toEqual([
       'state: playing',
       'on_air: track',
@@ -31,7 +32,7 @@ describe('playout.status', () => {
       deadAirSkips: 0,
       deadAirSeconds: 10,
     }));
-    const answer = await registry.get('playout.status')?.handler('');
+    const answer = renderAnswer((await registry.get('playout.status')?.handler('')) ?? '');
     expect(answer).toContain('on_air: fallback\r\nfallback: the music folder is empty\r\n');
     expect(answer).toContain('fallback_reason: empty-library');
   });

@@ -7,7 +7,7 @@ import type { CommandRegistry } from './registry.ts';
  * `fallback_reason` (empty-library, no-playable-tracks or `none`), `dead_air_skips`,
  * `dead_air_seconds`.
  */
-export function playoutStatusLines(status: PlayoutStatus): string {
+export function playoutStatusLines(status: PlayoutStatus): string[] {
   return [
     `state: ${status.state}`,
     `on_air: ${status.onAir}`,
@@ -15,7 +15,7 @@ export function playoutStatusLines(status: PlayoutStatus): string {
     `fallback_reason: ${status.fallback?.reason ?? 'none'}`,
     `dead_air_skips: ${status.deadAirSkips}`,
     `dead_air_seconds: ${status.deadAirSeconds}`,
-  ].join('\r\n');
+  ];
 }
 
 /** The playout's own health on the control port: what is on air, the fallback, dead air. */

@@ -37,7 +37,6 @@ export function registerProgrammeCommands(
     () =>
       timeline()
         .entries.slice(0, CONTROL_TIMELINE_ENTRIES)
-        .map((entry) => timelineLine(entry, timeZone))
-        .join('\r\n'),
+        .map((entry) => timelineLine(entry, timeZone)),
   );
 }

@@ -1,7 +1,11 @@
 import { SchedulerError } from '../errors.ts';
+import type { ControlAnswer } from './answer.ts';
 
-/** Answers one command: gets the text after the command name (trimmed), returns the reply body. */
-export type ControlHandler = (args: string) => string | Promise<string>;
+/**
+ * Answers one command: gets the text after the command name (trimmed), returns the reply body
+ * as lines (the server escapes and joins them).
+ */
+export type ControlHandler = (args: string) => ControlAnswer | Promise<ControlAnswer>;
 
 export interface ControlCommand {
   readonly name: string;

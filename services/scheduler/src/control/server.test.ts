@@ -1,7 +1,10 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { silentLogger } from '@radio/core';
+import { captureLogger, type LogLine } from '@radio/core/testing';
 import { ControlClient } from '../../tests/helpers/control-client.ts';
 import { SchedulerError } from '../errors.ts';
+import { renderAnswer } from './answer.ts';
 import { registerBuiltins } from './builtins.ts';
 import { CommandRegistry } from './registry.ts';
 import { ControlServer, UNKNOWN_COMMAND } from './server.ts';
@@ -176,6 +179,137 @@ describe('ControlServer framing and limits', () => {
   });
 });
 
+describe('ControlServer answers with user text in them', () => {
+  let server: ControlServer;
+  let client: ControlClient;
+
+  beforeEach(async () => {
+    const registry = new CommandRegistry();
+    registry.add('title', 'title', 'A title as a tag gave it.', () => 'a\r\nEND\r\nfake');
+    registry.add('titles', 'titles', 'Lines of titles.', () => [
+      'one',
+      'two\nthree',
+      'esc\u001b[31m',
+    ]);
+    registry.add('tags', 'tags', 'LF lines.', () => ({ lf: ['title="x\ry"', 'artist="\u2028z"'] }));
+    registry.add('bad', 'bad', 'An error naming a title.', () => {
+      throw new SchedulerError('SCHEDULER_BAD_VALUE', 'no such title: a\r\nEND\r\nx');
+    });
+    server = new ControlServer({ host: '127.0.0.1', port: 0, registry, logger: silentLogger() });
+    await server.start();
+    client = await ControlClient.connect(server.port);
+  });
+
+  afterEach(async () => {
+    client.close();
+    await server.stop();
+  });
+
+  it('escapes CR, LF and other control characters: no value ends an answer or adds a line', async () => {
+    client.write('title\ntitles\ntags\nbad\n');
+    expect(await client.readUntil('END\r\n')).toBe('a\\r\\nEND\\r\\nfake\r\nEND\r\n');
+    expect(await client.readUntil('END\r\n')).toBe(
+      'one\r\ntwo\\nthree\r\nesc\\u001b[31m\r\nEND\r\n',
+    );
+    expect(await client.readUntil('END\r\n')).toBe('title="x\\ry"\nartist="\\u2028z"\r\nEND\r\n');
+    expect(await client.readUntil('END\r\n')).toBe(
+      'ERROR: no such title: a\\r\\nEND\\r\\nx\r\nEND\r\n',
+    );
+    expect(await client.readFor(200)).toBe('');
+  });
+});
+
+describe('ControlServer and browsers (cross-protocol requests)', () => {
+  let server: ControlServer;
+  let ran: string[];
+  let logs: LogLine[];
+
+  beforeEach(async () => {
+    ran = [];
+    const registry = new CommandRegistry();
+    registry.add('request.skip', 'request.skip', 'Skip.', () => {
+      ran.push('request.skip');
+      return 'Done.';
+    });
+    registry.add('var.set', 'var.set <name> = <value>', 'Set.', (args) => {
+      ran.push(`var.set ${args}`);
+      return 'Variable amplify set.';
+    });
+    registry.add('echo', 'echo <text>', 'Answers its argument.', (args) => args);
+    const capture = captureLogger();
+    logs = capture.lines;
+    server = new ControlServer({ host: '127.0.0.1', port: 0, registry, logger: capture.logger });
+    await server.start();
+  });
+
+  afterEach(async () => {
+    await server.stop();
+  });
+
+  /** A web page's POST as the browser sends it; resolves once the connection is closed. */
+  function post(body: string): Promise<{ closed: boolean; status: number | null }> {
+    return new Promise((resolve) => {
+      let status: number | null = null;
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: '/',
+        agent: false,
+        headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+      });
+      req.on('response', (res) => {
+        status = res.statusCode ?? null;
+        res.resume();
+      });
+      req.on('error', () => {});
+      req.on('socket', (socket) => socket.once('close', () => resolve({ closed: true, status })));
+      req.end(body);
+    });
+  }
+
+  it('closes an HTTP POST before any line of it runs, head and body in one packet', async () => {
+    const outcome = await post('request.skip\nvar.set amplify 0\nvar.set amplify = 0\n');
+    expect(outcome).toEqual({ closed: true, status: null });
+    expect(ran).toEqual([]);
+    const client = await ControlClient.connect(server.port);
+    expect(await client.command('echo still served')).toBe('still served');
+    client.close();
+    expect(ran).toEqual([]);
+  });
+
+  it('closes on any HTTP request line (a custom method too) or a Host: line at any point', async () => {
+    const heads = [
+      'GET /x HTTP/1.1\r\nrequest.skip\r\n',
+      'request.skip /x HTTP/1.1\r\n',
+      'PRI * HTTP/2.0\r\n',
+      'echo hi\nhost: 127.0.0.1:1234\nrequest.skip\n',
+    ];
+    for (const head of heads) {
+      const client = await ControlClient.connect(server.port);
+      client.write(head);
+      expect(await client.readToClose()).toBe(
+        'ERROR: this is the control port, not a web server.\r\nEND\r\n',
+      );
+    }
+    expect(ran).toEqual([]);
+    // A line answered before the Host: line arrived stays answered; nothing after it runs.
+    const client = await ControlClient.connect(server.port);
+    expect(await client.command('echo first')).toBe('first');
+    client.write('Host: 127.0.0.1\r\nvar.set amplify 0\r\n');
+    expect(await client.readToClose()).toMatch(/^ERROR: this is the control port/);
+    expect(ran).toEqual([]);
+  });
+
+  it('logs the refusal once per client and interval', async () => {
+    for (let i = 0; i < 3; i++) expect((await post('request.skip\n')).closed).toBe(true);
+    const refusals = logs.filter((line) => line.refusal === 'http');
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ level: 'warn', ip: '127.0.0.1' });
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('help', () => {
   it('lists every command with its usage, Liquidsoap style, and explains one', async () => {
     const registry = new CommandRegistry();
@@ -186,14 +320,15 @@ describe('help', () => {
       'Push a new request in the queue.',
       () => '',
     );
-    const help = registry.get('help');
-    expect(await help?.handler('')).toBe(
+    const help = async (args: string) =>
+      renderAnswer((await registry.get('help')?.handler(args)) ?? '');
+    expect(await help('')).toBe(
       'Available commands:\r\n| exit\r\n| help [<command>]\r\n| quit\r\n| request.push <uri>\r\n| uptime\r\n| version\r\n\r\nType "help <command>" for more information.',
     );
-    expect(await help?.handler('request.push')).toBe(
+    expect(await help('request.push')).toBe(
       'Usage: request.push <uri>\r\n  Push a new request in the queue.',
     );
-    expect(await help?.handler('nosuch.command')).toMatch(
+    expect(await help('nosuch.command')).toMatch(
       /^No such command: nosuch.command\r\nAvailable commands:\r\n/,
     );
   });

@@ -1,7 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { type Logger, RadioError } from '@radio/core';
+import { type Logger, LogThrottle, RadioError } from '@radio/core';
 import { SchedulerError } from '../errors.ts';
+import { type ControlAnswer, renderAnswer } from './answer.ts';
 import type { CommandRegistry } from './registry.ts';
+import { ControlSession, frame } from './session.ts';
 
 export interface ControlServerOptions {
   host: string;
@@ -17,26 +19,18 @@ export interface ControlServerOptions {
 }
 
 export const UNKNOWN_COMMAND = 'ERROR: unknown command, type "help" to get a list of commands.';
-const BYE = 'Bye!\r\n';
-/** A client that does not read its answers gets cut off past this much unsent output. */
-const MAX_UNSENT_BYTES = 1024 * 1024;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Liquidsoap's framing: the body, CRLF, then `END` and CRLF (an empty body is `\r\nEND\r\n`). */
-export function frame(body: string): string {
-  return `${body}\r\nEND\r\n`;
-}
 
 /**
- * The line-based TCP control port, framed like Liquidsoap 2.1.3's telnet server: one command a
- * line (LF or CRLF), answers in order, `quit`/`exit` answer `Bye!` and close, an empty line is
- * ignored, and a client that half-closes gets its pending answers before the close. Limits
- * keep one client from hurting the others: line length, binary data, client count, idle time.
+ * The line-based TCP control port, framed like Liquidsoap 2.1.3's telnet server (each client is
+ * a ControlSession). Limits keep one client from hurting the others: line length, binary data,
+ * client count, idle time; a browser tricked into posting here is cut off before anything runs.
+ * Each kind of refusal is logged once per client address a minute.
  */
 export class ControlServer {
   readonly #options: ControlServerOptions;
   readonly #log: Logger;
   readonly #clients = new Set<Socket>();
+  readonly #refusals = new LogThrottle();
   #server: Server | null = null;
   #port = 0;
   #nextClientId = 1;
@@ -96,6 +90,7 @@ export class ControlServer {
       return;
     }
     const clientId = this.#nextClientId++;
+    const address = socket.remoteAddress ?? 'unknown';
     const log = this.#log.child({ client: clientId });
     this.#clients.add(socket);
     socket.once('close', () => this.#clients.delete(socket));
@@ -105,78 +100,18 @@ export class ControlServer {
       log.debug('idle control client closed');
       socket.destroy();
     });
-
-    const maxLine = this.#options.maxLineBytes ?? 4096;
-    let pending: Buffer = Buffer.alloc(0);
-    let chain: Promise<void> = Promise.resolve();
-    let closing = false;
-
-    const send = (text: string): void => {
-      if (socket.destroyed) return;
-      if (socket.writableLength > MAX_UNSENT_BYTES) {
-        log.warn('control client does not read its answers; closed');
-        socket.destroy();
-        return;
-      }
-      socket.write(text);
-    };
-    /** Answers with a last error and closes: the client is not speaking the protocol. */
-    const refuse = (message: string): void => {
-      closing = true;
-      chain = chain.then(() => {
-        send(frame(message));
-        socket.end();
-      });
-    };
-
-    socket.on('data', (chunk: Buffer) => {
-      if (closing) return;
-      pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-      let start = 0;
-      for (;;) {
-        const newline = pending.indexOf(0x0a, start);
-        if (newline < 0) break;
-        const end = newline > start && pending[newline - 1] === 0x0d ? newline - 1 : newline;
-        const raw = pending.subarray(start, end);
-        start = newline + 1;
-        if (raw.length > maxLine) {
-          refuse(`ERROR: line too long (more than ${maxLine} bytes), closing the connection.`);
-          return;
-        }
-        const line = decodeLine(raw);
-        if (line === null) {
-          refuse('ERROR: binary data is not a command, closing the connection.');
-          return;
-        }
-        if (line === '') continue; // Liquidsoap answers nothing to an empty line
-        const name = line.split(' ', 1)[0] as string;
-        if (name === 'quit' || name === 'exit') {
-          closing = true;
-          chain = chain.then(() => {
-            send(BYE);
-            socket.end();
-          });
-          return;
-        }
-        chain = chain.then(async () => send(frame(await this.#run(line, log))));
-      }
-      pending = start > 0 ? Buffer.from(pending.subarray(start)) : pending;
-      if (pending.length > maxLine) {
-        refuse(`ERROR: line too long (more than ${maxLine} bytes), closing the connection.`);
-      }
-    });
-
-    // The client is done sending (`echo help | nc -N`): answer what it asked, then close.
-    // Like Liquidsoap, a last line without its newline is not a command.
-    socket.on('end', () => {
-      closing = true;
-      void chain.then(() => {
-        if (!socket.destroyed) socket.end();
-      });
+    new ControlSession(socket, {
+      maxLineBytes: this.#options.maxLineBytes ?? 4096,
+      run: async (line) => renderAnswer(await this.#run(line, log)),
+      refused: (refusal, message) => {
+        const held = this.#refusals.take(`${refusal}:${address}`);
+        if (held !== null) log.warn({ ip: address, refusal, held }, `control port: ${message}`);
+      },
+      log,
     });
   }
 
-  async #run(line: string, log: Logger): Promise<string> {
+  async #run(line: string, log: Logger): Promise<ControlAnswer> {
     const space = line.indexOf(' ');
     const name = space < 0 ? line : line.slice(0, space);
     const args = space < 0 ? '' : line.slice(space + 1).trim();
@@ -185,25 +120,9 @@ export class ControlServer {
     try {
       return await command.handler(args);
     } catch (error) {
-      if (error instanceof RadioError) return `ERROR: ${oneLine(error.message)}`;
+      if (error instanceof RadioError) return `ERROR: ${error.message}`;
       log.error({ err: error, command: name }, 'control command failed');
       return 'ERROR: internal error';
     }
   }
-}
-
-/** The line as text, or null if it is not text (invalid UTF-8, NUL or other control bytes). */
-function decodeLine(raw: Buffer): string | null {
-  for (const byte of raw) {
-    if ((byte < 0x20 && byte !== 0x09) || byte === 0x7f) return null;
-  }
-  try {
-    return utf8.decode(raw);
-  } catch {
-    return null;
-  }
-}
-
-function oneLine(message: string): string {
-  return message.replace(/[\r\n]+/g, ' ');
 }

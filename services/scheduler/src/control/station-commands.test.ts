@@ -56,8 +56,7 @@ describe('control formats', () => {
   });
 
   it('writes metadata as key="value" lines, quotes escaped', () => {
-    const text = metadataLines(entry, '/music', { startedAt: 1_795_251_704_000 });
-    const lines = text.split('\n');
+    const lines = metadataLines(entry, '/music', { startedAt: 1_795_251_704_000 });
     expect(lines[0]).toBe('rid="7"');
     expect(lines).toContain('status="playing"');
     expect(lines).toContain('title="Morning \\"Glory\\""');

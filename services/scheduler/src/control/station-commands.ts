@@ -30,12 +30,12 @@ function liquidsoapDate(date: Date): string {
   return `${date.getFullYear()}/${two(date.getMonth() + 1)}/${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
-/** `key="value"` lines (LF between them, as Liquidsoap prints metadata). */
+/** `key="value"` lines (sent with LF between them, as Liquidsoap prints metadata). */
 export function metadataLines(
   entry: QueueEntry,
   root: string,
   onAir: { startedAt: number } | null,
-): string {
+): string[] {
   const { track } = entry;
   const file = join(root, track.path);
   const pairs: [string, string | number | null][] = [
@@ -63,8 +63,7 @@ export function metadataLines(
   );
   return pairs
     .filter(([, value]) => value !== null)
-    .map(([key, value]) => `${key}=${quote(String(value))}`)
-    .join('\n');
+    .map(([key, value]) => `${key}=${quote(String(value))}`);
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -95,7 +94,7 @@ export function registerStationCommands(
     'request.queue',
     'request.queue',
     'What plays next, one line each: request id, artist - title, (path), [request|new|playlist|rotation].',
-    () => controller.queue().map(queueLine).join('\r\n'),
+    () => controller.queue().map(queueLine),
   );
   registry.add('request.skip', 'request.skip', 'Skip the current song.', () => {
     controller.skip();
@@ -126,7 +125,7 @@ export function registerStationCommands(
         throw new SchedulerError('SCHEDULER_REQUEST_NOT_FOUND', `no such request: ${requestId}`);
       }
       const startedAt = found.onAir && onAir ? { startedAt: onAir.startedAt } : null;
-      return metadataLines(found.entry, musicRoot(), startedAt);
+      return { lf: metadataLines(found.entry, musicRoot(), startedAt) };
     },
   );
   registry.add('var.list', 'var.list', 'List the variables.', () => 'amplify : float');

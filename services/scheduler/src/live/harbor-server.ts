@@ -1,5 +1,6 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import type { FailureLimiter, Logger, MetricsEndpoint } from '@radio/core';
+import { type FailureLimiter, type Logger, LogThrottle, type MetricsEndpoint } from '@radio/core';
+import { ClientShare } from './client-share.ts';
 import type { DjCredentials, SourceLogin } from './dj-credentials.ts';
 import { LIVE_MOUNT, type LiveInput } from './live-input.ts';
 import { type RequestHead, readHead } from './request-head.ts';
@@ -15,7 +16,12 @@ export interface HarborOptions {
   /** A request head must be complete within this (slowloris). */
   headerTimeoutMs: number;
   maxHeadBytes?: number;
+  /** Connections at once, all clients together (default 64). */
   maxConnections?: number;
+  /** Connections at once from one address (default 4: a source and its title updates). */
+  maxConnectionsPerClient?: number;
+  /** Each kind of refusal is logged once per address in this interval (default 60 s). */
+  logIntervalMs?: number;
   /** The scheduler's Prometheus metrics, served at GET /metrics (the port's one plain page). */
   metrics?: MetricsEndpoint | undefined;
 }
@@ -32,6 +38,16 @@ const STATUS_TEXT: Record<number, string> = {
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
 };
+
+/** Why a client was refused: the key its log line is throttled by (with its address). */
+type Refusal =
+  | 'crowd'
+  | 'head-timeout'
+  | 'bad-request'
+  | 'unknown-mount'
+  | 'content-type'
+  | 'login'
+  | 'login-limit';
 
 function reply(
   socket: Socket,
@@ -70,18 +86,24 @@ function credentialsOf(head: RequestHead): { user: string; password: string } | 
 /**
  * The live port: an Icecast-compatible source endpoint for mount `/live` (HTTP PUT and the
  * legacy SOURCE method) and its `/admin/metadata?mode=updinfo` title updates, as butt, Mixxx,
- * ffmpeg and Liquidsoap send them to Icecast. Every refusal has its status and a logged reason
- * with the address; nothing a client sends reaches the playout but decoded audio.
+ * ffmpeg and Liquidsoap send them to Icecast. Every refusal has its status and a reason logged
+ * with the address (once per address and interval, so a flood writes a line a minute); one
+ * address holds at most its share of the connections; nothing a client sends reaches the
+ * playout but decoded audio.
  */
 export class HarborServer {
   readonly #options: HarborOptions;
   readonly #log: Logger;
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
+  readonly #share: ClientShare;
+  readonly #refusals: LogThrottle;
 
   constructor(options: HarborOptions) {
     this.#options = options;
     this.#log = options.logger;
+    this.#share = new ClientShare(options.maxConnectionsPerClient ?? 4);
+    this.#refusals = new LogThrottle(options.logIntervalMs);
     this.#server = createServer((socket) => this.#connection(socket));
     this.#server.maxConnections = options.maxConnections ?? 64;
   }
@@ -108,13 +130,30 @@ export class HarborServer {
     await closed;
   }
 
+  /** Logs a refusal unless this address was refused the same way within the interval. */
+  #refused(refusal: Refusal, address: string, fields: object, message: string): void {
+    const held = this.#refusals.take(`${refusal} ${address}`);
+    if (held !== null) this.#log.warn({ ...fields, ip: address, refusal, held }, message);
+  }
+
   #connection(socket: Socket): void {
     const address = socket.remoteAddress ?? 'unknown';
     this.#sockets.add(socket);
     socket.on('error', (error) =>
       this.#log.debug({ err: error, ip: address }, 'live socket error'),
     );
-    socket.once('close', () => this.#sockets.delete(socket));
+    const verdict = this.#share.open(address);
+    socket.once('close', () => {
+      this.#sockets.delete(socket);
+      this.#share.release(address);
+    });
+    if (verdict !== 'serve') {
+      const most = this.#share.perClient;
+      this.#refused('crowd', address, { most }, 'live port: too many connections from one address');
+      if (verdict === 'drop') socket.destroy();
+      else reply(socket, 429, `too many connections from your address (${most} at most)\n`);
+      return;
+    }
     const { headerTimeoutMs, maxHeadBytes } = this.#options;
     readHead(
       socket,
@@ -122,13 +161,20 @@ export class HarborServer {
       (outcome) => {
         if (outcome.kind === 'gone') return;
         if (outcome.kind === 'timeout') {
-          this.#log.warn(
-            { ip: address },
+          this.#refused(
+            'head-timeout',
+            address,
+            {},
             `live port: no complete request head in ${headerTimeoutMs / 1000} s; closed`,
           );
           socket.destroy();
         } else if (outcome.kind === 'bad') {
-          this.#log.warn({ ip: address, reason: outcome.reason }, 'live port: bad request');
+          this.#refused(
+            'bad-request',
+            address,
+            { reason: outcome.reason },
+            'live port: bad request',
+          );
           reply(socket, outcome.status, `${outcome.reason}\n`);
         } else {
           this.#route(socket, address, outcome.head).catch((error: unknown) => {
@@ -155,14 +201,19 @@ export class HarborServer {
       return;
     }
     if (path !== LIVE_MOUNT) {
-      this.#log.warn({ ip: address, path }, 'live port: source for an unknown mount');
+      this.#refused('unknown-mount', address, { path }, 'live port: source for an unknown mount');
       reply(socket, 404, `no mount ${path}: DJs broadcast to ${LIVE_MOUNT}\n`);
       return;
     }
     const contentType = head.headers.get('content-type');
     const declared = formatOfType(contentType);
     if (contentType && !declared) {
-      this.#log.warn({ ip: address, contentType }, 'live source refused: unsupported Content-Type');
+      this.#refused(
+        'content-type',
+        address,
+        { contentType },
+        'live source refused: unsupported Content-Type',
+      );
       const accepted = Object.keys(ACCEPTED_TYPES).join(', ');
       reply(socket, 415, `Content-Type ${contentType} is not taken; send one of ${accepted}\n`);
       return;
@@ -201,7 +252,7 @@ export class HarborServer {
     const { limiter } = this.#options;
     const wait = limiter.blockedFor(address);
     if (wait > 0) {
-      this.#log.warn({ ip: address }, 'live source refused: too many failed logins');
+      this.#refused('login-limit', address, {}, 'live source refused: too many failed logins');
       reply(socket, 429, 'too many failed logins; try later\n', [
         `Retry-After: ${Math.ceil(wait / 1000)}`,
       ]);
@@ -216,8 +267,10 @@ export class HarborServer {
       return login;
     }
     if (login.status === 401) limiter.fail(address);
-    this.#log.warn(
-      { ip: address, user: credentials?.user ?? null, reason: login.reason, status: login.status },
+    this.#refused(
+      'login',
+      address,
+      { user: credentials?.user ?? null, reason: login.reason, status: login.status },
       'live source login refused',
     );
     const challenge = login.status === 401 ? ['WWW-Authenticate: Basic realm="Live input"'] : [];

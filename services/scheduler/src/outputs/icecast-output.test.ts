@@ -133,7 +133,7 @@ describe('IcecastOutput', () => {
     expect(out.status().lastError).toMatch(/refused the source: HTTP\/1.0 401/);
   });
 
-  it('sends the title with /admin/metadata, falling back to the admin login', async () => {
+  it('sends the title with /admin/metadata, falling back to the admin login, on one line', async () => {
     const requests: { url: string; auth: string }[] = [];
     const http = createHttpServer((req: IncomingMessage, res) => {
       if (!req.url?.startsWith('/admin/')) return; // the PUT of the source itself
@@ -165,5 +165,10 @@ describe('IcecastOutput', () => {
     expect(url.searchParams.get('charset')).toBe('UTF-8');
     expect(requests[0]?.url).not.toContain('+');
     expect(requests[1]?.auth).toBe(`Basic ${Buffer.from('admin:apw').toString('base64')}`);
+    // A tag's line breaks and escapes never reach the stream server's title.
+    out.updateMetadata('Ärtist\r\nEND\r\n- Ti\u001b[2Jtle\u0085\n');
+    await until(() => requests.length === 4);
+    const song = new URL(requests[2]?.url as string, 'http://x').searchParams.get('song');
+    expect(song).toBe('Ärtist END - Ti [2Jtle');
   });
 });

@@ -4,6 +4,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Logger } from '@radio/core';
 import { USER_AGENT } from '../version.ts';
+import { oneLine } from './one-line.ts';
 
 export interface IcecastOutputOptions {
   /** The stream server's base URL (STREAM_URL). */
@@ -138,11 +139,12 @@ export class IcecastOutput {
 
   /**
    * Sets the stream title (`/admin/metadata?mode=updinfo`). Only the latest title matters:
-   * while one update is in flight, newer ones replace each other. Never rejects.
+   * while one update is in flight, newer ones replace each other. Never rejects. Control
+   * characters (a tag's line break) become spaces.
    */
   updateMetadata(song: string): void {
     if (this.#stopped) return;
-    this.#metadataPending = song;
+    this.#metadataPending = oneLine(song);
     if (this.#metadataBusy) return;
     this.#metadataBusy = true;
     this.#metadataIdle = this.#drainMetadata();
@@ -235,7 +237,7 @@ export class IcecastOutput {
         `Authorization: ${basic(this.#options.user ?? 'source', this.#options.password)}`,
         `User-Agent: ${USER_AGENT}`,
         `Content-Type: ${contentType}`,
-        ...Object.entries(headers).map(([name, value]) => `${name}: ${clean(value)}`),
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${oneLine(value)}`),
         'Expect: 100-continue',
       ];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
@@ -304,9 +306,4 @@ export class IcecastOutput {
 
 function basic(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-}
-
-/** Header values must stay on one line whatever the operator typed. */
-function clean(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
 }
