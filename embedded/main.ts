@@ -35,6 +35,10 @@ try {
 
 console.log('\nThe station is on air.\n');
 for (const { name, url } of station.urls) console.log(`  ${name.padEnd(22)} ${url}`);
+if (station.setupCode) {
+  console.log(`\n  First start: open the web app and create the admin account with the`);
+  console.log(`  setup code ${station.setupCode}  (used once; also in the log)`);
+}
 if (secrets.generated.includes('ADMIN_PASSWORD')) {
   console.log(`\n  Stream admin login: ${config.ADMIN_USER} / ${config.ADMIN_PASSWORD}`);
   console.log(`  (generated once; kept in ${secrets.file})`);

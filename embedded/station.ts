@@ -32,6 +32,8 @@ export interface StationUrl {
 
 export interface RunningStation {
   readonly urls: readonly StationUrl[];
+  /** The one-time code that creates the first admin, while no admin exists; else null. */
+  readonly setupCode: string | null;
   /** Stops every part in the reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -70,12 +72,21 @@ async function openShared(
   return { dataDir, database, bus };
 }
 
+/**
+ * The api sits behind the web server on this machine: it believes the loopback hop's
+ * X-Forwarded-* (the web server keeps what a trusted proxy in front of it sent), besides the
+ * proxies the operator lists.
+ */
+function apiTrustedProxies(config: StationConfig): string[] {
+  return [...new Set([...config.TRUSTED_PROXIES, '127.0.0.1', '::1'])];
+}
+
 /** Starts the four services in the order each needs the one before; returns their URLs. */
 async function startServices(
   config: StationConfig,
   loggerFor: ServiceLoggers,
   closers: Closers,
-): Promise<StationUrl[]> {
+): Promise<{ urls: StationUrl[]; setupCode: string | null }> {
   const logger = loggerFor('embedded');
   const { dataDir, database: db, bus } = await openShared(config, logger, closers);
 
@@ -87,7 +98,15 @@ async function startServices(
     closers,
     createStreamServer(streamOptions, { logger: loggerFor('stream'), bus }),
   );
-  const withStream = { ...config, DATA_DIR: dataDir, STREAM_URL: stream.url };
+  // The scheduler pushes to the stream server here; stream.url is the address listeners are
+  // given (PUBLIC_STREAM_URL, else PUBLIC_URL), which may be a TLS proxy in front of it.
+  const streamHost = config.STREAM_HOST === '0.0.0.0' ? '127.0.0.1' : config.STREAM_HOST;
+  const withStream = {
+    ...config,
+    DATA_DIR: dataDir,
+    STREAM_URL: `http://${streamHost}:${stream.port}`,
+    PUBLIC_STREAM_URL: config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL,
+  };
   // Each service keeps its own metrics registry, served on its own port (the scheduler's on the
   // live port), as when they run in their own containers.
   const metrics = new SchedulerMetrics(
@@ -108,11 +127,18 @@ async function startServices(
   const liveUrl = `http://${liveHost}:${scheduler.livePort}`;
   const api = await started(
     closers,
-    createApi(apiOptionsFromConfig({ ...withStream, LIVE_URL: liveUrl }), {
-      db,
-      bus,
-      logger: loggerFor('api'),
-    }),
+    createApi(
+      apiOptionsFromConfig({
+        ...withStream,
+        LIVE_URL: liveUrl,
+        TRUSTED_PROXIES: apiTrustedProxies(config),
+      }),
+      {
+        db,
+        bus,
+        logger: loggerFor('api'),
+      },
+    ),
   );
 
   const webLogger = loggerFor('web');
@@ -120,7 +146,7 @@ async function startServices(
   const webOptions = webOptionsFromConfig({ ...config, API_URL: api.url });
   const web = await started(closers, createWebServer(webOptions, { logger: webLogger }));
 
-  return [
+  const urls = [
     ...STATION_MOUNTS.map((mount) => ({
       name: `Stream (${mount.label})`,
       url: `${stream.url}${mount.path}`,
@@ -129,8 +155,9 @@ async function startServices(
     { name: 'Control port', url: `telnet://${scheduler.controlHost}:${scheduler.controlPort}` },
     { name: 'Live input (DJs)', url: `${liveUrl}/live` },
     { name: 'REST API', url: `${api.url}/api/radio/status` },
-    { name: 'Web app', url: web.url },
+    { name: 'Web app', url: config.PUBLIC_URL ?? web.url },
   ];
+  return { urls, setupCode: api.setupCode };
 }
 
 /**
@@ -142,16 +169,16 @@ export async function startStation(
   loggerFor: ServiceLoggers,
 ): Promise<RunningStation> {
   const closers = new Closers(loggerFor('embedded'));
-  let urls: StationUrl[];
+  let running: Awaited<ReturnType<typeof startServices>>;
   try {
-    urls = await startServices(config, loggerFor, closers);
+    running = await startServices(config, loggerFor, closers);
   } catch (error) {
     await closers.closeAll();
     throw error;
   }
   let stopping: Promise<void> | undefined;
   return {
-    urls,
+    ...running,
     stop: () => {
       stopping ??= closers.closeAll();
       return stopping;

@@ -66,6 +66,8 @@ describe('pnpm start (embedded mode)', () => {
     const banner = run.output();
     expect(banner).toContain('The station is on air.');
     expect(banner).toMatch(/Stream admin login: admin \/ \S+/);
+    // Nobody is admin yet: the first admin needs the printed one-time code, not a race.
+    expect(banner).toMatch(/setup code [A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}/);
 
     // A fresh music folder got demo tracks; the database and the generated secrets exist.
     expect((await readdir(join(dir, 'music'))).length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ export {
   DEFAULT_SCRYPT_COST,
   dummyHash,
   hashPassword,
+  needsRehash,
   verifyPassword,
 } from './auth/passwords.ts';
 export * from './bus/index.ts';

@@ -41,6 +41,8 @@ interface StationUrls {
   mp3: string;
   pid: number;
   logFile: string;
+  /** The code that makes the first admin (a fresh station has none). */
+  setupCode: string;
 }
 
 /** The child: the embedded station, its URLs sent to the parent; stops on 'stop'. */
@@ -58,7 +60,11 @@ export async function serveStation(dir: string): Promise<void> {
     startStation: (
       config: unknown,
       loggerFor: (service: string) => Logger,
-    ) => Promise<{ urls: readonly { name: string; url: string }[]; stop(): Promise<void> }>;
+    ) => Promise<{
+      urls: readonly { name: string; url: string }[];
+      setupCode: string | null;
+      stop(): Promise<void>;
+    }>;
   };
   const secrets = { ADMIN_PASSWORD: 'bench-admin-1', SOURCE_PASSWORD: 'bench-source-1' };
   const config = {
@@ -84,6 +90,7 @@ export async function serveStation(dir: string): Promise<void> {
     mp3: url((entry) => entry.url.endsWith('/radio.mp3')),
     pid: process.pid,
     logFile,
+    setupCode: station.setupCode ?? '',
   });
   process.on('message', async (message) => {
     if (message !== 'stop') return;
@@ -135,16 +142,16 @@ async function send(
   });
 }
 
-/** The first account of the station is its admin: its session cookie. */
-async function adminCookie(web: string): Promise<string> {
-  const body = JSON.stringify({ username: 'bench', password: 'bench password 1' });
+/** The station's first admin, made with its setup code: its session cookie. */
+async function adminCookie(web: string, code: string): Promise<string> {
+  const body = JSON.stringify({ code, username: 'bench', password: 'bench password 1' });
   const answer = await send(
     'POST',
-    `${web}/api/radio/auth/register`,
+    `${web}/api/radio/auth/setup`,
     { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Origin: web },
     body,
   );
-  if (answer.status !== 201) throw new Error(`register: ${answer.status} ${answer.text}`);
+  if (answer.status !== 201) throw new Error(`setup: ${answer.status} ${answer.text}`);
   const cookies = answer.headers['set-cookie'] as string[];
   return cookies.map((cookie) => cookie.split(';')[0]).join('; ');
 }
@@ -250,7 +257,7 @@ export async function uploadRows(): Promise<{ rows: string[][]; notes: string[] 
   const { child, urls } = await startStationProcess(dir);
   const listener = listen(urls.mp3);
   try {
-    const cookie = await adminCookie(urls.web);
+    const cookie = await adminCookie(urls.web, urls.setupCode);
     const pause = () => new Promise((done) => setTimeout(done, BASELINE_MS));
     // Past the stream server's burst to a new listener; then the station at rest, playing.
     await pause();

@@ -1,9 +1,18 @@
 import type { Server } from 'node:http';
-import { type Bus, componentLogger, type Logger, localUrl, type Service } from '@radio/core';
+import { hostname } from 'node:os';
+import {
+  type Bus,
+  componentLogger,
+  type Logger,
+  localUrl,
+  type Service,
+  TrustedProxies,
+} from '@radio/core';
 import type { Express } from 'express';
 import { BASE_PATH, buildApp } from './app.ts';
 import { ApiStateError } from './errors.ts';
 import { closeServer, createHttpServer, listen } from './http/http-server.ts';
+import { StationOrigins } from './http/station-origins.ts';
 import type { GoLiveSockets } from './live/go-live-socket.ts';
 import { ApiMetrics } from './metrics/api-metrics.ts';
 import { type ApiOptions, type ResolvedApiOptions, resolveApiOptions } from './options.ts';
@@ -19,8 +28,9 @@ import {
 } from './wiring.ts';
 
 /**
- * The api. `start` starts its background work, creates the bootstrap admin when there is no
- * user yet and listens; `close` stops all of it. The database, bus and Redis stay the caller's.
+ * The api. `start` looks the trusted proxies up, starts its background work, creates the
+ * bootstrap admin when there is no user yet, prints the setup code while there is no admin,
+ * and listens; `close` stops all of it. The database, bus and Redis stay the caller's.
  */
 export interface Api extends Service {
   /** The express app: supertest drives it without `start`, or it is mounted elsewhere. */
@@ -29,12 +39,18 @@ export interface Api extends Service {
   readonly port: number;
   /** `http://host:port`; '' until started. */
   readonly url: string;
+  /**
+   * The code that creates the first admin (POST /auth/setup), from `start` on while the
+   * station has no admin; null before `start` and once there is an admin.
+   */
+  readonly setupCode: string | null;
 }
 
 interface ApiParts {
   options: ResolvedApiOptions;
   log: Logger;
   bus: Bus;
+  proxies: TrustedProxies;
   sessions: Sessions;
   services: Services;
   app: Express;
@@ -71,6 +87,10 @@ class ApiService implements Api {
     return this.#url;
   }
 
+  get setupCode(): string | null {
+    return this.#parts.services.firstAdmin.code;
+  }
+
   async start(): Promise<void> {
     if (this.#started || this.#closing) {
       throw new ApiStateError('this api was started or closed before; create a new one');
@@ -94,6 +114,7 @@ class ApiService implements Api {
 
   async #open(): Promise<void> {
     const { options, log, bus, sessions, services } = this.#parts;
+    await this.#parts.proxies.start();
     this.#stopServices = runServices(services, bus);
     sessions.start();
     this.#parts.metrics.start();
@@ -102,6 +123,13 @@ class ApiService implements Api {
       if (await services.auth.ensureBootstrapAdmin(username, password)) {
         log.info({ username }, 'created the first admin account');
       }
+    }
+    const setupCode = await services.firstAdmin.prepare();
+    if (setupCode !== null) {
+      log.info(
+        { setupCode },
+        'waiting for the first admin: open the web app and enter the setup code',
+      );
     }
     const address = await listen(this.#server, options.port, options.host);
     this.#port = address.port;
@@ -120,6 +148,7 @@ class ApiService implements Api {
     this.#stopServices?.();
     services.counters.close();
     this.#parts.metrics.close();
+    this.#parts.proxies.close();
     sessions.close();
   }
 }
@@ -147,10 +176,11 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
   const services = createServices(options, deps, repositories);
   const stored = () => services.audience.ingest.stored;
   const metrics = new ApiMetrics(options.metricsLogin ?? null, deps.bus, stored);
+  const proxies = new TrustedProxies(options.trustedProxies);
   const app = buildApp({
     logger: log,
-    trustProxy: options.trustProxy,
-    allowedOrigins: options.allowedOrigins,
+    trust: proxies.expressTrust,
+    origins: new StationOrigins({ ...options, machineName: hostname() }),
     bodyLimit: options.bodyLimit,
     session: sessions.middleware,
     users: sessions.users,
@@ -159,6 +189,6 @@ export function createApi(apiOptions: ApiOptions, apiDeps: ApiDeps): Api {
     metrics,
   });
   const goLive = services.live.sockets([sessions.middleware, loadUser(sessions.users)]);
-  const parts = { options, log, bus: deps.bus, sessions, services, app, goLive, metrics };
+  const parts = { options, log, bus: deps.bus, proxies, sessions, services, app, goLive, metrics };
   return new ApiService(parts);
 }

@@ -17,6 +17,12 @@ export const API_ERRORS = {
     status: 403,
     message: 'state-changing requests from another origin are refused',
   },
+  API_UNKNOWN_HOST: {
+    status: 403,
+    message:
+      'this station does not answer to that host name; set PUBLIC_URL (or add the origin to ALLOWED_ORIGINS) to use it',
+  },
+  API_SETUP_CODE_INVALID: { status: 403, message: 'the setup code is wrong' },
   API_ACCOUNT_DISABLED: { status: 403, message: 'this account is disabled' },
   API_DJ_DISABLED: { status: 403, message: 'this DJ account is disabled' },
   API_REGISTRATION_CLOSED: { status: 403, message: 'registration is closed on this station' },
@@ -43,6 +49,7 @@ export const API_ERRORS = {
   REQUEST_TOO_MANY_PENDING: { status: 429, message: 'you have too many pending requests' },
   REQUEST_HOURLY_LIMIT: { status: 429, message: 'you made too many requests this hour' },
   API_USERNAME_TAKEN: { status: 409, message: 'this user name is taken' },
+  API_SETUP_DONE: { status: 409, message: 'the station has an admin already; log in instead' },
   API_BROADCAST_USERNAME_TAKEN: { status: 409, message: 'this broadcast user name is taken' },
   API_DJ_ACCOUNT_EXISTS: { status: 409, message: 'this user has broadcast credentials already' },
   API_DJ_ROLE_REQUIRED: { status: 409, message: 'give the user the dj role first' },
@@ -61,6 +68,10 @@ export const API_ERRORS = {
   API_UPGRADE_REQUIRED: { status: 426, message: 'open this address as a WebSocket' },
   API_HEADERS_TOO_LARGE: { status: 431, message: 'the request headers (or the URL) are too large' },
   API_RATE_LIMITED: { status: 429, message: 'too many attempts; try again later' },
+  API_TOO_MANY_STREAMS: {
+    status: 429,
+    message: 'too many event streams from your address; close one (another tab) first',
+  },
   API_INTERNAL: { status: 500, message: 'internal error' },
   API_SCHEDULER_ERROR: { status: 502, message: 'the scheduler failed to carry out the command' },
   API_SCHEDULER_UNAVAILABLE: { status: 503, message: 'the scheduler did not answer' },

@@ -1,11 +1,12 @@
 import type { apiSpec, ConfigOf } from '@radio/core';
-import { DEFAULT_SCRYPT_COST } from '@radio/core';
+import { DEFAULT_SCRYPT_COST, isTrustedProxyEntry } from '@radio/core';
 import {
   type AudienceOptions,
   type ResolvedAudienceOptions,
   resolveAudienceOptions,
 } from './audience/options.ts';
 import type { LimitRule } from './auth/rate-limiter.ts';
+import { originOf } from './http/station-origins.ts';
 import {
   type ResolvedWebhookOptions,
   resolveWebhookOptions,
@@ -33,15 +34,29 @@ export interface ApiOptions {
   trashDays?: number | undefined;
   /** FFMPEG_PATH: probes and hashes uploads; else ffmpeg on PATH (see @radio/core locateFfmpeg). */
   ffmpegPath?: string | undefined;
-  /** express's `trust proxy`: true trusts one proxy hop (X-Forwarded-For/-Proto). Default false. */
-  trustProxy?: boolean | number | string | undefined;
-  /** Whether POST /auth/register accepts new accounts. Default true. */
+  /**
+   * TRUSTED_PROXIES: addresses, CIDRs or host names of the proxies whose X-Forwarded-For, -Proto
+   * and -Host are believed (host names are looked up at start and kept fresh). Default none.
+   */
+  trustedProxies?: readonly string[] | undefined;
+  /**
+   * PUBLIC_URL: the origin browsers reach the station at (`https://radio.example`). Changes
+   * are taken from pages of this origin (else from the request's own) and strangers reach the
+   * api under its host name.
+   */
+  publicUrl?: string | undefined;
+  /** Whether POST /auth/register accepts new accounts (always as listeners). Default true. */
   registrationOpen?: boolean | undefined;
   /** An admin account created when the station has no user at all (ADMIN_USER/ADMIN_PASSWORD). */
   bootstrapAdmin?: { username: string; password: string } | undefined;
+  /**
+   * SETUP_CODE: what creates the first admin (POST /auth/setup) while there is none. Unset: one
+   * is generated, kept in the database until used, and printed at every start till then.
+   */
+  setupCode?: string | undefined;
   /** Who may read GET /metrics (ADMIN_USER/ADMIN_PASSWORD); unset: /metrics answers 404. */
   metricsLogin?: { user: string; password: string } | undefined;
-  /** Origins besides the api's own allowed to send state-changing requests. */
+  /** ALLOWED_ORIGINS: origins besides the station's own allowed to send changes. */
   allowedOrigins?: readonly string[] | undefined;
   cookie?:
     | {
@@ -64,15 +79,22 @@ export interface ApiOptions {
   health?: { timeoutMs?: number | undefined; cacheMs?: number | undefined } | undefined;
   limits?:
     | {
+        /** Failed logins per client (successes are not counted). Default 30 in 15 minutes. */
         loginPerIp?: LimitRule | undefined;
+        /** Failed logins per account; a success starts again. Default 10 in 15 minutes. */
         loginPerUser?: LimitRule | undefined;
+        /** Registrations per client. Default 10 an hour. */
         registerPerIp?: LimitRule | undefined;
+        /** Wrong setup codes per client. Default 10 in 15 minutes. */
+        setupPerIp?: LimitRule | undefined;
       }
     | undefined;
   events?:
     | {
         heartbeatMs?: number | undefined;
         maxClients?: number | undefined;
+        /** Event streams one client address may hold open at once. Default 16. */
+        maxPerClient?: number | undefined;
         retryMs?: number | undefined;
       }
     | undefined;
@@ -85,7 +107,10 @@ export interface ApiOptions {
    * Default 5000.
    */
   sessionCacheMs?: number | undefined;
-  /** log2 of scrypt's N for new password hashes. Default 15. */
+  /**
+   * log2 of scrypt's N for new password hashes; a cheaper stored hash is replaced at its next
+   * login. Default DEFAULT_SCRYPT_COST (17).
+   */
   scryptCost?: number | undefined;
   /** Webhook delivery and event settings (WEBHOOK_OFFLINE_SECONDS); see WebhookOptions. */
   webhooks?: WebhookOptions | undefined;
@@ -121,10 +146,14 @@ export interface ResolvedApiOptions {
   maxUploadBytes: number;
   trashDays: number;
   ffmpegPath: string | undefined;
-  trustProxy: boolean | number | string;
+  trustedProxies: readonly string[];
+  /** An origin (`originOf`). */
+  publicUrl: string | undefined;
   registrationOpen: boolean;
   bootstrapAdmin: { username: string; password: string } | undefined;
+  setupCode: string | undefined;
   metricsLogin: { user: string; password: string } | undefined;
+  /** Origins (`originOf`). */
   allowedOrigins: readonly string[];
   cookie: CookieSettings;
   sessionStore: 'redis' | 'db';
@@ -132,8 +161,13 @@ export interface ResolvedApiOptions {
   bodyLimit: string | number;
   commandTimeoutMs: number;
   health: { timeoutMs: number; cacheMs: number };
-  limits: { loginPerIp: LimitRule; loginPerUser: LimitRule; registerPerIp: LimitRule };
-  events: { heartbeatMs: number; maxClients: number; retryMs: number };
+  limits: {
+    loginPerIp: LimitRule;
+    loginPerUser: LimitRule;
+    registerPerIp: LimitRule;
+    setupPerIp: LimitRule;
+  };
+  events: { heartbeatMs: number; maxClients: number; maxPerClient: number; retryMs: number };
   trackIndexRefreshMs: number;
   sessionCacheMs: number;
   scryptCost: number;
@@ -175,6 +209,45 @@ function checkUrls(options: ApiOptions): void {
   }
 }
 
+/** The proxies, origins and setup code, checked; origins normalized (`originOf`). */
+function addressesOf(
+  options: ApiOptions,
+): Pick<ResolvedApiOptions, 'trustedProxies' | 'publicUrl' | 'allowedOrigins' | 'setupCode'> {
+  const trustedProxies = options.trustedProxies ?? [];
+  const bad = trustedProxies.find((entry) => !isTrustedProxyEntry(entry.trim()));
+  if (bad !== undefined) {
+    throw new TypeError(`createApi: trustedProxies: "${bad}" is not an address, CIDR or host name`);
+  }
+  const origin = (text: string, name: string) => {
+    const result = originOf(text);
+    if (result === null) throw new TypeError(`createApi: ${name} is not an origin: ${text}`);
+    return result;
+  };
+  const setupCode = options.setupCode?.trim();
+  if (setupCode !== undefined && (setupCode.length < 8 || setupCode.length > 64)) {
+    throw new TypeError('createApi: setupCode must be 8-64 characters');
+  }
+  return {
+    trustedProxies: trustedProxies.map((entry) => entry.trim()),
+    publicUrl: options.publicUrl === undefined ? undefined : origin(options.publicUrl, 'publicUrl'),
+    allowedOrigins: (options.allowedOrigins ?? []).map((each) => origin(each, 'allowedOrigins')),
+    setupCode,
+  };
+}
+
+function eventsOf(events: ApiOptions['events']): ResolvedApiOptions['events'] {
+  const maxPerClient = events?.maxPerClient ?? 16;
+  if (!Number.isInteger(maxPerClient) || maxPerClient < 1) {
+    throw new TypeError(`createApi: events.maxPerClient must be 1 or more, got ${maxPerClient}`);
+  }
+  return {
+    heartbeatMs: events?.heartbeatMs ?? 15_000,
+    maxClients: events?.maxClients ?? 1000,
+    maxPerClient,
+    retryMs: events?.retryMs ?? 3000,
+  };
+}
+
 function sessionStoreOf(options: ApiOptions, withRedis: boolean): 'redis' | 'db' {
   if (options.sessionStore === 'redis' && !withRedis) {
     throw new TypeError('createApi: sessionStore "redis" needs deps.redis');
@@ -196,8 +269,9 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`createApi: port must be 0-65535, got ${port}`);
   }
-  const { cookie, health, limits, events } = options;
+  const { cookie, health, limits } = options;
   return {
+    ...addressesOf(options),
     host: options.host ?? '127.0.0.1',
     port,
     sessionSecrets,
@@ -208,11 +282,9 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
     maxUploadBytes: options.maxUploadBytes ?? 500 * MB,
     trashDays: options.trashDays ?? 30,
     ffmpegPath: options.ffmpegPath,
-    trustProxy: options.trustProxy === true ? 1 : (options.trustProxy ?? false),
     registrationOpen: options.registrationOpen ?? true,
     bootstrapAdmin: options.bootstrapAdmin,
     metricsLogin: options.metricsLogin,
-    allowedOrigins: options.allowedOrigins ?? [],
     cookie: {
       name: cookie?.name ?? 'radio.sid',
       secure: cookie?.secure ?? 'auto',
@@ -228,12 +300,9 @@ export function resolveApiOptions(options: ApiOptions, withRedis: boolean): Reso
       loginPerIp: limits?.loginPerIp ?? { max: 30, windowMs: 15 * MINUTE_MS },
       loginPerUser: limits?.loginPerUser ?? { max: 10, windowMs: 15 * MINUTE_MS },
       registerPerIp: limits?.registerPerIp ?? { max: 10, windowMs: 60 * MINUTE_MS },
+      setupPerIp: limits?.setupPerIp ?? { max: 10, windowMs: 15 * MINUTE_MS },
     },
-    events: {
-      heartbeatMs: events?.heartbeatMs ?? 15_000,
-      maxClients: events?.maxClients ?? 1000,
-      retryMs: events?.retryMs ?? 3000,
-    },
+    events: eventsOf(options.events),
     trackIndexRefreshMs: options.trackIndexRefreshMs ?? 5000,
     sessionCacheMs: options.sessionCacheMs ?? 5000,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
@@ -291,7 +360,10 @@ export function apiOptionsFromConfig(
     | 'DATA_DIR'
     | 'MAX_UPLOAD_MB'
     | 'TRASH_DAYS'
-    | 'TRUST_PROXY'
+    | 'TRUSTED_PROXIES'
+    | 'PUBLIC_URL'
+    | 'ALLOWED_ORIGINS'
+    | 'SETUP_CODE'
     | 'REGISTRATION'
     | 'ADMIN_USER'
     | 'ADMIN_PASSWORD'
@@ -332,10 +404,13 @@ export function apiOptionsFromConfig(
       config.WEBHOOK_OFFLINE_SECONDS === undefined
         ? undefined
         : { offlineAfterMs: config.WEBHOOK_OFFLINE_SECONDS * 1000 },
-    trustProxy: config.TRUST_PROXY,
+    trustedProxies: config.TRUSTED_PROXIES,
+    publicUrl: config.PUBLIC_URL,
+    allowedOrigins: config.ALLOWED_ORIGINS,
+    setupCode: config.SETUP_CODE,
     registrationOpen: config.REGISTRATION === 'open',
-    // With registration open the first user to register becomes admin; a closed station
-    // gets its first admin from ADMIN_USER / ADMIN_PASSWORD instead.
+    // Registering never makes an admin. A closed station gets its first admin from
+    // ADMIN_USER / ADMIN_PASSWORD; an open one from whoever enters the setup code.
     bootstrapAdmin:
       config.REGISTRATION === 'closed'
         ? { username: config.ADMIN_USER, password: config.ADMIN_PASSWORD }

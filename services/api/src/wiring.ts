@@ -3,12 +3,14 @@ import type { DbHandle } from '@radio/db';
 import type { Redis } from 'ioredis';
 import { BASE_PATH } from './app.ts';
 import { type Audience, createAudience } from './audience/audience.ts';
+import { FirstAdmin } from './auth/first-admin.ts';
 import {
   type CounterStore,
   MemoryCounterStore,
   RateLimit,
   RedisCounterStore,
 } from './auth/rate-limiter.ts';
+import { SetupCodeStore } from './auth/setup-code-store.ts';
 import { SchedulerClient } from './clients/scheduler-client.ts';
 import { adminController } from './controllers/admin.controller.ts';
 import { authController } from './controllers/auth.controller.ts';
@@ -109,6 +111,7 @@ export interface Services {
   index: TrackIndex;
   counters: CounterStore;
   auth: AuthService;
+  firstAdmin: FirstAdmin;
   users: UsersService;
   tracks: TracksService;
   playlists: PlaylistsService;
@@ -139,6 +142,24 @@ function createAuthService(
       registerPerIp: new RateLimit(counters, 'register-ip', limits.registerPerIp),
     },
     { registrationOpen: options.registrationOpen, scryptCost: options.scryptCost },
+  );
+}
+
+function createFirstAdmin(
+  options: ResolvedApiOptions,
+  deps: WiringDeps,
+  users: UsersRepository,
+  counters: CounterStore,
+): FirstAdmin {
+  return new FirstAdmin(
+    {
+      db: deps.db,
+      users,
+      store: new SetupCodeStore(deps.db),
+      limit: new RateLimit(counters, 'setup-ip', options.limits.setupPerIp),
+      log: deps.log,
+    },
+    { configuredCode: options.setupCode, scryptCost: options.scryptCost },
   );
 }
 
@@ -234,6 +255,7 @@ export function createServices(
     index,
     counters,
     auth: createAuthService(options, users, counters),
+    firstAdmin: createFirstAdmin(options, deps, users, counters),
     users: new UsersService(users, options.scryptCost, programming.changes),
     tracks: new TracksService(tracks, index, options.musicDir),
     programming,
@@ -246,7 +268,7 @@ export function createServices(
       { db, bus, logger: componentLogger(deps.logger, 'audience'), plays: reports.plays },
     ),
     webhooks: createWebhooks(
-      { ...options.webhooks, streamUrl: options.streamUrl },
+      { ...options.webhooks, streamUrl: options.streamUrl, secretKeys: options.sessionSecrets },
       { db, bus, logger: componentLogger(deps.logger, 'webhooks') },
     ),
     live: createLive(
@@ -254,7 +276,11 @@ export function createServices(
         basePath: BASE_PATH,
         liveUrl: options.liveUrl,
         dataDir: options.dataDir,
-        allowedOrigins: options.allowedOrigins,
+        // The go-live socket checks Origin itself: the page at PUBLIC_URL is one of ours.
+        allowedOrigins: [
+          ...options.allowedOrigins,
+          ...(options.publicUrl ? [options.publicUrl] : []),
+        ],
         scryptCost: options.scryptCost,
       },
       { db, bus, users, scheduler, logger: componentLogger(deps.logger, 'live') },
@@ -320,7 +346,7 @@ export function registerRoutes(
 ): ApiRouter {
   const routes = new ApiRouter();
   statusController(routes, services);
-  authController(routes, services.auth, session);
+  authController(routes, services, session);
   usersController(routes, services.users);
   tracksController(routes, services.tracks);
   libraryController(routes, services.libraryTags, services.libraryFolders);

@@ -25,13 +25,13 @@ describe.each(ROUTE_SETUPS)('auth ($dialect, sessions in $sessions)', (setup) =>
   });
   afterAll(() => t.close());
 
-  it('registers the first account as admin and later ones as listeners, logged in at once', async () => {
+  it('registers every account as a listener, the first one too, logged in at once', async () => {
     const first = request.agent(t.app);
     const res = await first
       .post(`${BASE}/auth/register`)
       .send({ username: 'Founder', password: PASSWORD });
     expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ username: 'Founder', role: 'admin', disabled: false });
+    expect(res.body.user).toMatchObject({ username: 'Founder', role: 'listener', disabled: false });
     expect(res.body.user.password_hash).toBeUndefined();
     const me = await first.get(`${BASE}/auth/me`);
     expect(me.status).toBe(200);
@@ -88,7 +88,7 @@ describe.each(ROUTE_SETUPS)('auth ($dialect, sessions in $sessions)', (setup) =>
     // An anonymous request gets no session at all.
     const anonymous = await agent.get(`${BASE}/auth-status`);
     expect(anonymous.headers['set-cookie']).toBeUndefined();
-    expect(anonymous.body).toEqual({ authenticated: false });
+    expect(anonymous.body).toEqual({ authenticated: false, setupRequired: true });
 
     const first = await agent
       .post(`${BASE}/auth/login`)
@@ -113,7 +113,7 @@ describe.each(ROUTE_SETUPS)('auth ($dialect, sessions in $sessions)', (setup) =>
   });
 
   it('marks the cookie Secure behind a trusted HTTPS proxy', async () => {
-    const proxied = await startTestApi(setup, { trustProxy: true });
+    const proxied = await startTestApi(setup, { trustedProxies: ['127.0.0.1', '::1'] });
     try {
       await createUser(proxied.db, 'secure');
       const res = await request(proxied.app)
@@ -181,7 +181,7 @@ describe.each(ROUTE_SETUPS)('auth ($dialect, sessions in $sessions)', (setup) =>
 
   it('rate-limits login attempts per IP', async () => {
     const limited = await startTestApi(setup, {
-      trustProxy: true,
+      trustedProxies: ['127.0.0.1', '::1'],
       limits: { loginPerIp: { max: 3, windowMs: 60_000 } },
     });
     try {
@@ -286,6 +286,38 @@ describe.each(ROUTE_SETUPS)('auth ($dialect, sessions in $sessions)', (setup) =>
       );
     } finally {
       await closed.close();
+    }
+  });
+
+  it('re-hashes a cheaper password hash at the next login, and only then', async () => {
+    const stronger = await startTestApi(setup, { scryptCost: 12 });
+    try {
+      const old = await createUser(stronger.db, 'veteran');
+      const hashOf = async () =>
+        (
+          await stronger.db.db
+            .selectFrom('users')
+            .select('password_hash')
+            .where('id', '=', old.id)
+            .executeTakeFirstOrThrow()
+        ).password_hash;
+      expect(old.password_hash).toMatch(/^scrypt\$10\$/);
+      expectError(
+        await request(stronger.app)
+          .post(`${BASE}/auth/login`)
+          .send({ username: 'veteran', password: 'not the password' }),
+        401,
+      );
+      expect(await hashOf()).toBe(old.password_hash);
+      const agent = await login(stronger.app, 'veteran');
+      const rehashed = await hashOf();
+      expect(rehashed).toMatch(/^scrypt\$12\$8\$1\$/);
+      // The session of that login holds, and the password is the same one.
+      expect((await agent.get(`${BASE}/auth/me`)).status).toBe(200);
+      await login(stronger.app, 'veteran');
+      expect(await hashOf()).toBe(rehashed);
+    } finally {
+      await stronger.close();
     }
   });
 

@@ -59,6 +59,22 @@ describe('api lifecycle', () => {
     await expect(api.start()).rejects.toMatchObject({ code: 'API_NOT_RESTARTABLE' });
   });
 
+  it('looks the names in trustedProxies up at start', async () => {
+    const api = createApi(
+      { ...options, trustedProxies: ['localhost'] },
+      { db, bus, logger: silentLogger() },
+    );
+    const overHttps = () =>
+      request(api.app).get(`${BASE}/auth-status`).set('X-Forwarded-Proto', 'https');
+    try {
+      expect((await overHttps()).headers['strict-transport-security']).toBeUndefined();
+      await api.start();
+      expect((await overHttps()).headers['strict-transport-security']).toBeDefined();
+    } finally {
+      await api.close();
+    }
+  });
+
   it('serves its express app before start; close works before start', async () => {
     const api = createApi(options, { db, bus, logger: silentLogger() });
     expect((await request(api.app).get(`${BASE}/auth-status`)).status).toBe(200);
@@ -100,7 +116,10 @@ describe('apiOptionsFromConfig', () => {
     DATA_DIR: '/data',
     MAX_UPLOAD_MB: 500,
     TRASH_DAYS: 30,
-    TRUST_PROXY: false,
+    TRUSTED_PROXIES: ['web'],
+    PUBLIC_URL: 'https://radio.example',
+    ALLOWED_ORIGINS: ['https://studio.example'],
+    SETUP_CODE: undefined,
     REGISTRATION: 'open' as const,
     ADMIN_USER: 'admin',
     ADMIN_PASSWORD: 'admin password 1',
@@ -120,7 +139,10 @@ describe('apiOptionsFromConfig', () => {
       dataDir: '/data',
       maxUploadBytes: 500 * 1024 * 1024,
       trashDays: 30,
-      trustProxy: false,
+      trustedProxies: ['web'],
+      publicUrl: 'https://radio.example',
+      allowedOrigins: ['https://studio.example'],
+      setupCode: undefined,
       registrationOpen: true,
       bootstrapAdmin: undefined,
       audience: { privacy: 'hashed', retentionDays: 400 },
@@ -131,6 +153,23 @@ describe('apiOptionsFromConfig', () => {
       registrationOpen: false,
       bootstrapAdmin: { username: 'admin', password: 'admin password 1' },
     });
+    expect(apiOptionsFromConfig({ ...config, SETUP_CODE: 'a code of mine' }).setupCode).toBe(
+      'a code of mine',
+    );
+  });
+
+  it('refuses proxies, a public URL or origins it cannot use', () => {
+    const resolve = (extra: Partial<ApiOptions>) => () =>
+      resolveApiOptions({ ...options, ...extra }, false);
+    expect(resolve({ trustedProxies: ['10.0.0.0/33'] })).toThrow(/trustedProxies/);
+    expect(resolve({ publicUrl: 'https://radio.example/station' })).toThrow(/publicUrl/);
+    expect(resolve({ publicUrl: 'radio.example' })).toThrow(/publicUrl/);
+    expect(resolve({ allowedOrigins: ['studio.example'] })).toThrow(/allowedOrigins/);
+    expect(resolve({ setupCode: 'short' })).toThrow(/setupCode/);
+    expect(resolve({ events: { maxPerClient: 0 } })).toThrow(/maxPerClient/);
+    expect(
+      resolveApiOptions({ ...options, publicUrl: 'HTTPS://Radio.Example:443/' }, false).publicUrl,
+    ).toBe('https://radio.example');
   });
 
   it('passes the station time zone and the separation minutes on to programming', () => {

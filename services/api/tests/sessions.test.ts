@@ -161,6 +161,26 @@ describe.each(ALL_SETUPS)('sessions ($dialect, store $sessions)', (setup) => {
     );
   });
 
+  it('are stored under a hash of their id: a dump of the store holds no usable cookie', async () => {
+    t = await startTestApi(setup);
+    await createUser(t.db, 'dumped');
+    const cookie = await loginCookie(t, 'dumped');
+    // `radio.sid=s%3A<id>.<signature>`
+    const sid = /^radio\.sid=s%3A([^.]+)\./.exec(cookie)?.[1] as string;
+    expect(sid.length).toBeGreaterThan(20);
+    let dump: string;
+    if (t.redis) {
+      const keys = await t.redis.redis.keys(`${t.redis.prefix}sess:*`);
+      expect(keys).toHaveLength(1);
+      dump = JSON.stringify([keys, await t.redis.redis.get(keys[0] as string)]);
+    } else {
+      dump = JSON.stringify(await t.db.db.selectFrom('sessions').selectAll().execute());
+    }
+    expect(dump).toContain('userId');
+    expect(dump).not.toContain(sid);
+    expect((await request(t.app).get(`${BASE}/auth/me`).set('Cookie', cookie)).status).toBe(200);
+  });
+
   it('ignore a forged or tampered cookie', async () => {
     t = await startTestApi(setup);
     await createUser(t.db, 'victim');

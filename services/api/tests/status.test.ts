@@ -102,6 +102,7 @@ describe.each(ROUTE_SETUPS)('status routes ($dialect, sessions in $sessions)', (
   it('GET /auth-status: anonymous, then logged in', async () => {
     expect((await request(t.app).get(`${BASE}/auth-status`)).body).toEqual({
       authenticated: false,
+      setupRequired: true,
     });
     await createUser(t.db, 'someone');
     const agent = await login(t.app, 'someone');

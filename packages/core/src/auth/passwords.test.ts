@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { credentialOf, hashPassword, verifyPassword } from './passwords.ts';
+import {
+  credentialOf,
+  DEFAULT_SCRYPT_COST,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from './passwords.ts';
 
 describe('passwords', () => {
   it('verifies the right password only, with a fresh salt each time', async () => {
@@ -25,5 +31,21 @@ describe('passwords', () => {
     const b = await hashPassword('one password', 10);
     expect(credentialOf(a)).toBe(credentialOf(a));
     expect(credentialOf(a)).not.toBe(credentialOf(b));
+  });
+
+  it("hashes at OWASP's cost by default, which the memory limit allows", async () => {
+    expect(DEFAULT_SCRYPT_COST).toBe(17);
+    const hash = await hashPassword('a long passphrase');
+    expect(hash).toMatch(/^scrypt\$17\$8\$1\$/);
+    expect(await verifyPassword('a long passphrase', hash)).toBe(true);
+  });
+
+  it('asks for a new hash of a cheaper or foreign one only', async () => {
+    const cheap = await hashPassword('one password', 10);
+    expect(needsRehash(cheap, 12)).toBe(true);
+    expect(needsRehash(cheap, 10)).toBe(false);
+    expect(needsRehash(cheap, 9)).toBe(false);
+    expect(needsRehash('scrypt$17$4$1$salt$key', 17)).toBe(true);
+    expect(needsRehash('bcrypt$whatever', 10)).toBe(true);
   });
 });

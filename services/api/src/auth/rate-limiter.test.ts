@@ -33,6 +33,35 @@ describe.each([
     store.close();
   });
 
+  it('does not count an attempt it was given back (a success), and never goes below zero', async () => {
+    const store = makeStore();
+    const name = `r${Math.random()}`;
+    const limit = new RateLimit(store, name, { max: 2, windowMs: 60_000 });
+    for (let i = 0; i < 5; i++) {
+      expect(await limit.consume('a')).toBe(0);
+      await limit.refund('a');
+    }
+    await limit.refund('fresh');
+    await limit.refund('fresh');
+    expect(await limit.consume('fresh')).toBe(0);
+    expect(await limit.consume('fresh')).toBe(0);
+    expect(await limit.consume('fresh')).toBeGreaterThan(0);
+    if (store instanceof RedisCounterStore) {
+      // A refund after the window ended leaves no key behind, let alone one without expiry.
+      await limit.refund('gone');
+      expect(await redis.exists(`${prefix}${name}:gone`)).toBe(0);
+    }
+    store.close();
+  });
+
+  it('lets no more than max of many parallel attempts through', async () => {
+    const store = makeStore();
+    const limit = new RateLimit(store, `p${Math.random()}`, { max: 3, windowMs: 60_000 });
+    const waits = await Promise.all(Array.from({ length: 12 }, () => limit.consume('a')));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(3);
+    store.close();
+  });
+
   it('starts again after the window', async () => {
     const store = makeStore();
     const limit = new RateLimit(store, `w${Math.random()}`, { max: 1, windowMs: 100 });

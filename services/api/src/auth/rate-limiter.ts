@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ApiError } from '../errors.ts';
 
 /** One counter's state after a hit. */
 export interface Hit {
@@ -11,6 +12,8 @@ export interface Hit {
 export interface CounterStore {
   /** Adds one to `key` and returns the new count. */
   hit(key: string, windowMs: number): Promise<Hit>;
+  /** Takes one back from `key` while its window lasts; never below zero. */
+  unhit(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   close(): void;
 }
@@ -41,6 +44,11 @@ export class MemoryCounterStore implements CounterStore {
     return { count: counter.count, resetMs: counter.resetAt - now };
   }
 
+  async unhit(key: string): Promise<void> {
+    const counter = this.#counters.get(key);
+    if (counter && counter.resetAt > Date.now() && counter.count > 0) counter.count -= 1;
+  }
+
   async reset(key: string): Promise<void> {
     this.#counters.delete(key);
   }
@@ -61,6 +69,11 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}
 `;
 
+// Only a counter whose window still runs: a DECR of a missing key would make one without expiry.
+const UNHIT_SCRIPT = `
+if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then redis.call('DECR', KEYS[1]) end
+`;
+
 export class RedisCounterStore implements CounterStore {
   readonly #redis: Redis;
   readonly #prefix: string;
@@ -76,6 +89,10 @@ export class RedisCounterStore implements CounterStore {
       number,
     ];
     return { count, resetMs: Math.max(0, ttl) };
+  }
+
+  async unhit(key: string): Promise<void> {
+    await this.#redis.eval(UNHIT_SCRIPT, 1, this.#prefix + key);
   }
 
   async reset(key: string): Promise<void> {
@@ -96,7 +113,8 @@ export interface LimitRule {
 /**
  * A named limit over a counter store. Every attempt is counted before the work is done (count
  * first, then decide), so concurrent attempts cannot slip past the limit between a check and
- * a later count.
+ * a later count. A limit on failures (logins) gives a successful attempt back with `refund`:
+ * what is left counted are the failures, and a client that logs in often is never limited.
  */
 export class RateLimit {
   readonly #store: CounterStore;
@@ -118,6 +136,11 @@ export class RateLimit {
     return count > this.#rule.max ? Math.max(resetMs, 1) : 0;
   }
 
+  /** Takes back one attempt of the current window: it succeeded, and only failures count. */
+  async refund(subject: string): Promise<void> {
+    await this.#store.unhit(this.#key(subject));
+  }
+
   async reset(subject: string): Promise<void> {
     await this.#store.reset(this.#key(subject));
   }
@@ -125,4 +148,12 @@ export class RateLimit {
   #key(subject: string): string {
     return `${this.#name}:${subject}`;
   }
+}
+
+/** The 429 for an attempt a limit refused, saying how long to wait (also as Retry-After). */
+export function rateLimited(waitMs: number, what: string): ApiError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new ApiError('API_RATE_LIMITED', `too many ${what}; try again in ${seconds} s`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
 }

@@ -1,4 +1,11 @@
-import { loginBody, registerBody, updateMeBody, userResponse } from '../dtos/auth.dto.ts';
+import type { FirstAdmin } from '../auth/first-admin.ts';
+import {
+  loginBody,
+  registerBody,
+  setupBody,
+  updateMeBody,
+  userResponse,
+} from '../dtos/auth.dto.ts';
 import { toUserDto } from '../dtos/mappers.ts';
 import type { ApiRouter } from '../routing.ts';
 import type { AuthService } from '../services/auth.service.ts';
@@ -11,16 +18,39 @@ import {
 
 export function authController(
   routes: ApiRouter,
-  auth: AuthService,
+  services: { auth: AuthService; firstAdmin: FirstAdmin },
   session: SessionSettings,
 ): void {
+  const { auth, firstAdmin } = services;
+  routes.post(
+    '/auth/setup',
+    {
+      tag: 'auth',
+      summary: 'Create the first admin with the setup code, and log in',
+      description:
+        'Only while the station has no admin (auth-status says setupRequired). The code is ' +
+        'SETUP_CODE, or the one the api prints at start. 403 API_SETUP_CODE_INVALID for a wrong ' +
+        'code (wrong codes are limited per client: 429), 409 API_SETUP_DONE once there is an admin.',
+      access: 'public',
+      body: setupBody,
+      status: 201,
+      response: userResponse,
+      errors: [403, 409, 429],
+    },
+    async ({ body, req }) => {
+      const user = await firstAdmin.complete(body, req.ip ?? 'unknown');
+      await startSession(req, user);
+      return { user: toUserDto(user) };
+    },
+  );
+
   routes.post(
     '/auth/register',
     {
       tag: 'auth',
       summary: 'Create an account and log in',
       description:
-        'Only while registration is open. The first account of the station becomes its admin; later ones are listeners.',
+        'Only while registration is open. Every account made here is a listener; the first admin comes from POST /auth/setup.',
       access: 'public',
       body: registerBody,
       status: 201,
@@ -40,7 +70,7 @@ export function authController(
       tag: 'auth',
       summary: 'Log in',
       description:
-        'Sets the session cookie (a new session id). Rate-limited per IP and per account.',
+        'Sets the session cookie (a new session id). Failed logins are limited per client address and per account.',
       access: 'public',
       body: loginBody,
       response: userResponse,

@@ -22,10 +22,11 @@ export function eventsController(routes: ApiRouter, events: LiveEvents): void {
         "only a listener's own requests; admins and DJs get all). " +
         'player.state carries ' +
         '`fallback` {reason, message} while the mounts play the fallback instead of music. ' +
-        '`data` is the JSON payload of the bus event.',
+        '`data` is the JSON payload of the bus event. ' +
+        'One client address may hold a few streams at once (429 API_TOO_MANY_STREAMS beyond).',
       access: 'public',
       produces: { contentType: 'text/event-stream', description: 'an endless event stream' },
-      errors: [503],
+      errors: [429, 503],
     },
     async ({ req, res }) => {
       await events.attach(req, res);

@@ -1,3 +1,4 @@
+import type { FirstAdmin } from '../auth/first-admin.ts';
 import { authStatusSchema } from '../dtos/auth.dto.ts';
 import { statusSchema, streamingStatusSchema } from '../dtos/status.dto.ts';
 import type { ApiRouter } from '../routing.ts';
@@ -6,7 +7,7 @@ import type { StreamingService } from '../services/streaming.service.ts';
 
 export function statusController(
   routes: ApiRouter,
-  services: { status: StatusService; streaming: StreamingService },
+  services: { status: StatusService; streaming: StreamingService; firstAdmin: FirstAdmin },
 ): void {
   routes.get(
     '/status',
@@ -25,11 +26,16 @@ export function statusController(
     '/auth-status',
     {
       tag: 'status',
-      summary: 'Whether the caller is logged in',
+      summary: 'Whether the caller is logged in, and whether the station waits for its first admin',
       access: 'public',
       response: authStatusSchema,
     },
-    async ({ user }) => (user ? { authenticated: true, user } : { authenticated: false }),
+    async ({ user }) => {
+      const setupRequired = await services.firstAdmin.required();
+      return user
+        ? { authenticated: true, user, setupRequired }
+        : { authenticated: false, setupRequired };
+    },
   );
 
   routes.get(

@@ -4,6 +4,18 @@ import { passwordSchema, usernameSchema, userSchema } from './users.dto.ts';
 export const registerBody = z.strictObject({ username: usernameSchema, password: passwordSchema });
 export type RegisterBody = z.output<typeof registerBody>;
 
+export const setupBody = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .describe('the setup code printed at start; case, spaces and dashes do not matter'),
+  username: usernameSchema,
+  password: passwordSchema,
+});
+export type SetupBody = z.output<typeof setupBody>;
+
 // Login takes any text within bounds: the rules for new names and passwords may change, and an
 // old account must still be able to log in.
 export const loginBody = z.strictObject({
@@ -32,4 +44,9 @@ export const userResponse = z.object({ user: userSchema });
 export const authStatusSchema = z.object({
   authenticated: z.boolean(),
   user: userSchema.optional(),
+  setupRequired: z
+    .boolean()
+    .describe(
+      'true while the station has no admin: POST /auth/setup with the setup code creates one',
+    ),
 });

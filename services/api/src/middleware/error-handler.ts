@@ -1,4 +1,4 @@
-import { CommandFailedError, RadioError } from '@radio/core';
+import { CommandFailedError, LogThrottle, RadioError } from '@radio/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../errors.ts';
 
@@ -94,13 +94,31 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('API_INTERNAL', undefined, { cause: error });
 }
 
+/**
+ * Refusals that may be a stranger probing the station (guessing passwords or the setup code, a
+ * rebinding page, another site's form): the operator sees them at warn, once per client, code
+ * and minute, with how many were held back since.
+ */
+const WATCHED = new Set([
+  'API_INVALID_CREDENTIALS',
+  'API_SETUP_CODE_INVALID',
+  'API_RATE_LIMITED',
+  'API_UNKNOWN_HOST',
+  'API_CROSS_ORIGIN',
+  'API_TOO_MANY_STREAMS',
+]);
+
 /** The one place an error becomes a response: `{"error":{"code","message"}}`, no stack. */
-export function errorHandler(): ErrorRequestHandler {
+export function errorHandler(refusals = new LogThrottle()): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const apiError = toApiError(error);
+    const { code: refused, message: reason } = apiError;
     const log = req.log;
-    if (apiError.status >= 500) log.error({ err: error, code: apiError.code }, 'request failed');
-    else log.debug({ code: apiError.code, reason: apiError.message }, 'request refused');
+    const held = WATCHED.has(refused) ? refusals.take(`${refused} ${req.ip}`) : null;
+    if (apiError.status >= 500) log.error({ err: error, code: refused }, 'request failed');
+    else if (held !== null) {
+      log.warn({ code: refused, reason, client: req.ip, host: req.host, held }, 'request refused');
+    } else log.debug({ code: refused, reason }, 'request refused');
 
     if (res.headersSent) {
       // Too late for an error body (an event stream, a half-sent image): end it.

@@ -110,6 +110,22 @@ export class UsersRepository {
     return deleted;
   }
 
+  /**
+   * Replaces the password hash only while it is still `from`: a re-hash at login never undoes
+   * a password change made meanwhile. Returns whether it replaced it.
+   */
+  async replacePasswordHash(id: number, from: string, to: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('users')
+      .set({ password_hash: to, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('password_hash', '=', from)
+      .executeTakeFirst();
+    const replaced = Number(result.numUpdatedRows) > 0;
+    if (replaced) this.#changed(id, this.#db);
+    return replaced;
+  }
+
   async recordLogin(id: number): Promise<void> {
     await this.#db
       .updateTable('users')

@@ -1,31 +1,25 @@
-import { dummyHash, hashPassword, verifyPassword } from '@radio/core';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '@radio/core';
 import type { User } from '@radio/db';
 import { isUniqueViolation } from '@radio/db';
-import type { RateLimit } from '../auth/rate-limiter.ts';
+import { type RateLimit, rateLimited } from '../auth/rate-limiter.ts';
 import type { LoginBody, RegisterBody, UpdateMeBody } from '../dtos/auth.dto.ts';
 import type { AuthUser } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { UsersRepository } from '../repositories/users.repository.ts';
 
+/** Each counts per client address (through the trusted proxies), or per account. */
 export interface AuthLimits {
-  /** Login attempts per client IP (every attempt counts). */
+  /** Failed logins per client; a successful one is given back. */
   loginPerIp: RateLimit;
-  /** Login attempts per account; a successful login starts again from zero. */
+  /** Failed logins per account; a successful login starts again from zero. */
   loginPerUser: RateLimit;
-  /** Registrations per client IP. */
+  /** Registrations per client. */
   registerPerIp: RateLimit;
 }
 
 export interface AuthServiceOptions {
   registrationOpen: boolean;
   scryptCost: number;
-}
-
-function rateLimited(waitMs: number, what: string): ApiError {
-  const seconds = Math.ceil(waitMs / 1000);
-  return new ApiError('API_RATE_LIMITED', `too many ${what}; try again in ${seconds} s`, {
-    headers: { 'Retry-After': String(seconds) },
-  });
 }
 
 export class AuthService {
@@ -44,23 +38,20 @@ export class AuthService {
     return this.#options.registrationOpen;
   }
 
-  /** A new listener account; the very first account of the station becomes its admin. */
-  async register(body: RegisterBody, ip: string): Promise<User> {
+  /**
+   * A new listener account. Never an admin, not even the first account: a stranger who finds
+   * a fresh station must not own it (the first admin comes with the setup code, FirstAdmin).
+   */
+  async register(body: RegisterBody, client: string): Promise<User> {
     if (!this.#options.registrationOpen) throw new ApiError('API_REGISTRATION_CLOSED');
-    const wait = await this.#limits.registerPerIp.consume(ip);
+    const wait = await this.#limits.registerPerIp.consume(client);
     if (wait > 0) throw rateLimited(wait, 'registrations from your address');
     const passwordHash = await hashPassword(body.password, this.#options.scryptCost);
     try {
-      return await this.#users.withAdminLock(async (trx) => {
-        const first = (await this.#users.count(trx)) === 0;
-        return this.#users.create(
-          {
-            username: body.username,
-            password_hash: passwordHash,
-            role: first ? 'admin' : 'listener',
-          },
-          trx,
-        );
+      return await this.#users.create({
+        username: body.username,
+        password_hash: passwordHash,
+        role: 'listener',
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ApiError('API_USERNAME_TAKEN');
@@ -68,13 +59,16 @@ export class AuthService {
     }
   }
 
-  /** The user for these credentials, or an error; rate-limited per IP and per account. */
-  async login(body: LoginBody, ip: string): Promise<User> {
-    const ipWait = await this.#limits.loginPerIp.consume(ip);
-    if (ipWait > 0) throw rateLimited(ipWait, 'login attempts from your address');
+  /**
+   * The user for these credentials, or an error. Failures are limited per client and per
+   * account; a successful login counts for neither.
+   */
+  async login(body: LoginBody, client: string): Promise<User> {
+    const ipWait = await this.#limits.loginPerIp.consume(client);
+    if (ipWait > 0) throw rateLimited(ipWait, 'failed logins from your address');
     const account = body.username.trim().toLowerCase();
     const userWait = await this.#limits.loginPerUser.consume(account);
-    if (userWait > 0) throw rateLimited(userWait, 'login attempts for this account');
+    if (userWait > 0) throw rateLimited(userWait, 'failed logins for this account');
 
     const user = await this.#users.findByUsername(body.username.trim());
     if (!user) {
@@ -87,9 +81,21 @@ export class AuthService {
       throw new ApiError('API_INVALID_CREDENTIALS');
     }
     if (user.disabled !== 0) throw new ApiError('API_ACCOUNT_DISABLED');
+    await this.#limits.loginPerIp.refund(client);
     await this.#limits.loginPerUser.reset(account);
     await this.#users.recordLogin(user.id);
+    await this.#upgradeHash(user, body.password);
     return (await this.#users.findById(user.id)) ?? user;
+  }
+
+  /**
+   * A hash made at a lower cost than today's is made again while the password is at hand.
+   * The session fingerprint follows the hash, so the account's other sessions end this once.
+   */
+  async #upgradeHash(user: User, password: string): Promise<void> {
+    if (!needsRehash(user.password_hash, this.#options.scryptCost)) return;
+    const upgraded = await hashPassword(password, this.#options.scryptCost);
+    await this.#users.replacePasswordHash(user.id, user.password_hash, upgraded);
   }
 
   /** Changes the caller's own name or password (the password needs the current one). */

@@ -2,6 +2,7 @@ import type { Bus, EventMessage, EventType, Logger, StateKey } from '@radio/core
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.ts';
 import { frame, framesOf, timelineFor, type Viewer, viewerOf } from './event-audience.ts';
+import { PerClientCount } from './per-client-count.ts';
 
 /** The bus events relayed to browsers. */
 export const RELAYED_EVENTS = [
@@ -38,6 +39,8 @@ export interface LiveEventsOptions {
   /** A comment line this often keeps proxies from closing an idle stream (ms). */
   heartbeatMs: number;
   maxClients: number;
+  /** Streams one client address (through the trusted proxies) may hold at once. */
+  maxPerClient: number;
   /** A client whose unsent data grows beyond this is too slow and is dropped (bytes). */
   maxBufferedBytes: number;
   /** What browsers wait before reconnecting (ms), sent as `retry:`. */
@@ -62,6 +65,7 @@ export class LiveEvents {
   readonly #bus: Bus;
   readonly #options: LiveEventsOptions;
   readonly #clients = new Set<Client>();
+  readonly #perClient: PerClientCount;
   #unsubscribe: (() => void) | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   #closed = false;
@@ -69,6 +73,7 @@ export class LiveEvents {
   constructor(bus: Bus, options: LiveEventsOptions) {
     this.#bus = bus;
     this.#options = options;
+    this.#perClient = new PerClientCount(options.maxPerClient);
   }
 
   get clients(): number {
@@ -88,11 +93,16 @@ export class LiveEvents {
     if (this.#clients.size >= this.#options.maxClients) {
       throw new ApiError('API_TOO_MANY_LISTENERS', undefined, { headers: { 'Retry-After': '30' } });
     }
+    const address = req.ip ?? '';
+    if (!this.#perClient.take(address)) {
+      throw new ApiError('API_TOO_MANY_STREAMS', undefined, { headers: { 'Retry-After': '30' } });
+    }
     const client: Client = { res, viewer: viewerOf(req.user), pending: [] };
     this.#clients.add(client);
     const log = req.log;
     // The response's close: the client went away (or the stream was ended here).
     res.on('close', () => {
+      this.#perClient.release(address);
       this.#clients.delete(client);
       log.debug({ clients: this.#clients.size }, 'event stream closed');
     });

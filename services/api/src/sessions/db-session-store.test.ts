@@ -4,6 +4,7 @@ import { createDb, type DbHandle, migrateToLatest, type Session } from '@radio/d
 import type { SessionData } from 'express-session';
 import { SessionsRepository } from '../repositories/sessions.repository.ts';
 import { DbSessionStore } from './db-session-store.ts';
+import { storedSessionId } from './stored-id.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -80,7 +81,7 @@ describe('DbSessionStore', () => {
   it('reads the row again after copyMs', async () => {
     const store = open(0);
     await set(store, 'a', data(7));
-    await sessions.delete('a');
+    await sessions.delete(storedSessionId('a'));
     expect(await get(store, 'a')).toBeNull();
   });
 

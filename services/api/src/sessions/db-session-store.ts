@@ -1,6 +1,7 @@
 import type { Logger } from '@radio/core';
 import session from 'express-session';
 import type { SessionsRepository } from '../repositories/sessions.repository.ts';
+import { storedSessionId } from './stored-id.ts';
 
 type Callback<T = void> = (error?: unknown, value?: T) => void;
 
@@ -39,7 +40,8 @@ function expiryOf(data: session.SessionData, defaultTtlMs: number): number {
  * express-session's store on the station's database, for embedded mode (no Redis). Expired
  * sessions are never returned, and are deleted on a timer (from `startPurging` on). Every
  * request reads its session, so the store keeps a copy of the rows it read or wrote: a
- * request within `copyMs` of the last read costs no query.
+ * request within `copyMs` of the last read costs no query. Rows and copies are keyed by
+ * `storedSessionId`, not by the cookie's session id.
  */
 export class DbSessionStore extends session.Store {
   readonly #sessions: SessionsRepository;
@@ -78,7 +80,8 @@ export class DbSessionStore extends session.Store {
     this.#purge.unref();
   }
 
-  override get(sid: string, callback: Callback<session.SessionData | null>): void {
+  override get(cookieSid: string, callback: Callback<session.SessionData | null>): void {
+    const sid = storedSessionId(cookieSid);
     const copy = this.#copies.get(sid);
     if (copy !== undefined && performance.now() - copy.syncedAt < this.#copyMs) {
       this.#answer(sid, copy, callback);
@@ -96,7 +99,8 @@ export class DbSessionStore extends session.Store {
     }, callback);
   }
 
-  override set(sid: string, data: session.SessionData, callback?: Callback): void {
+  override set(cookieSid: string, data: session.SessionData, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
     const json = JSON.stringify(data);
     const expiresAt = expiryOf(data, this.#defaultTtlMs);
     this.#writes += 1;
@@ -118,7 +122,8 @@ export class DbSessionStore extends session.Store {
    * less than a tenth of the lifetime (at most a minute) writes nothing: the session then
    * ends at most that much earlier than its cookie says.
    */
-  override touch(sid: string, data: session.SessionData, callback?: Callback): void {
+  override touch(cookieSid: string, data: session.SessionData, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
     const expiresAt = expiryOf(data, this.#defaultTtlMs);
     const slack = Math.min(60_000, Math.max(0, (expiresAt - Date.now()) / 10));
     const copy = this.#copies.get(sid);
@@ -136,7 +141,8 @@ export class DbSessionStore extends session.Store {
     );
   }
 
-  override destroy(sid: string, callback?: Callback): void {
+  override destroy(cookieSid: string, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
     this.#writes += 1;
     this.#copies.delete(sid);
     this.#sessions.delete(sid).then(

@@ -1,8 +1,9 @@
 import { RedisStore } from 'connect-redis';
-import type { SessionData } from 'express-session';
+import session, { type SessionData } from 'express-session';
 import type { Redis } from 'ioredis';
+import { storedSessionId } from './stored-id.ts';
 
-type Callback = (error?: unknown, value?: unknown) => unknown;
+type Callback<T = unknown> = (error?: unknown, value?: T) => void;
 
 export interface RedisSessionStoreOptions {
   client: Redis;
@@ -12,17 +13,21 @@ export interface RedisSessionStoreOptions {
 }
 
 /**
- * connect-redis's store with fewer writes. With a rolling expiry, express-session touches the
- * session on every answer, which is an EXPIRE per request. A touch within a tenth of the
- * lifetime (at most a minute) of this process's last one is skipped: the key then lives at
- * most that long less than the cookie says, which no one can tell from a week.
+ * connect-redis's store (held, not extended, so its own inner calls keep its ids) with keys
+ * named by `storedSessionId` instead of the cookie's session id, and fewer writes. With a
+ * rolling expiry, express-session touches the session on every answer, which is an EXPIRE
+ * per request. A touch within a tenth of the lifetime (at most a minute) of this process's
+ * last one is skipped: the key then lives at most that long less than the cookie says, which
+ * no one can tell from a week.
  */
-export class RedisSessionStore extends RedisStore {
+export class RedisSessionStore extends session.Store {
+  readonly #redis: RedisStore;
   readonly #touched = new Map<string, number>();
   readonly #slackMs: number;
 
   constructor(options: RedisSessionStoreOptions) {
-    super({
+    super();
+    this.#redis = new RedisStore({
       client: options.client,
       prefix: options.prefix,
       ttl: Math.ceil(options.maxAgeMs / 1000),
@@ -30,22 +35,41 @@ export class RedisSessionStore extends RedisStore {
     this.#slackMs = Math.min(60_000, options.maxAgeMs / 10);
   }
 
-  override async touch(sid: string, session: SessionData, callback?: Callback): Promise<unknown> {
+  override get(cookieSid: string, callback: Callback<SessionData | null>): void {
+    void this.#redis.get(storedSessionId(cookieSid), callback);
+  }
+
+  override set(cookieSid: string, data: SessionData, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
+    this.#mark(sid, Date.now());
+    void this.#redis.set(sid, data, callback);
+  }
+
+  override touch(cookieSid: string, data: SessionData, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
     const now = Date.now();
     const last = this.#touched.get(sid);
-    if (last !== undefined && now - last < this.#slackMs) return callback?.();
+    if (last !== undefined && now - last < this.#slackMs) {
+      callback?.();
+      return;
+    }
     this.#mark(sid, now);
-    return super.touch(sid, session, callback);
+    void this.#redis.touch(sid, data, callback);
   }
 
-  override async set(sid: string, session: SessionData, callback?: Callback): Promise<unknown> {
-    this.#mark(sid, Date.now());
-    return super.set(sid, session, callback);
-  }
-
-  override async destroy(sid: string, callback?: Callback): Promise<unknown> {
+  override destroy(cookieSid: string, callback?: Callback): void {
+    const sid = storedSessionId(cookieSid);
     this.#touched.delete(sid);
-    return super.destroy(sid, callback);
+    void this.#redis.destroy(sid, callback);
+  }
+
+  override length(callback: Callback<number>): void {
+    void this.#redis.length(callback);
+  }
+
+  override clear(callback?: Callback): void {
+    this.#touched.clear();
+    void this.#redis.clear(callback);
   }
 
   #mark(sid: string, now: number): void {

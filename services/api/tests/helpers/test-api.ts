@@ -7,6 +7,7 @@ import {
   createMemoryHub,
   createRedisBus,
   hashPassword,
+  type Logger,
   silentLogger,
 } from '@radio/core';
 import type { DbHandle, NewTrack, Track, User, UserRole } from '@radio/db';
@@ -49,6 +50,8 @@ export interface StartOptions {
   scheduler?: boolean;
   /** The bus between the api and the scheduler: in-process (default) or real Redis. */
   bus?: 'memory' | 'redis';
+  /** Where the api and the buses log; silent by default. */
+  logger?: Logger;
 }
 
 export async function startTestApi(
@@ -78,7 +81,7 @@ export async function startTestApi(
 
   const build = async () => {
     const db = await database.open();
-    const logger = silentLogger();
+    const logger = start.logger ?? silentLogger();
     let bus: Bus;
     let schedulerBus: Bus;
     if (start.bus === 'redis' && redis) {
