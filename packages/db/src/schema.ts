@@ -114,6 +114,8 @@ export interface TracksTable {
   analyzed_at: Timestamp | null;
   /** Hash of the audio packets alone (tags excluded); null until first needed, and on change. */
   audio_hash: string | null;
+  /** The user whose upload the file is (a plain id); null for files put there otherwise. */
+  uploaded_by: number | null;
 }
 
 export interface PlaylistsTable {

@@ -254,6 +254,7 @@ describe.each(dialects)('@radio/db on $name', ({ name, setup }) => {
         analyzed_at: '2026-11-24T10:00:00.000Z',
         audio_hash: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
         isrc: 'USRC17607839',
+        uploaded_by: 42,
       });
       const { id } = await handle.db
         .insertInto('tracks')

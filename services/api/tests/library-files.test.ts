@@ -153,7 +153,8 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
     const queued = await dj.post(`${BASE}/player/queue`).send({ trackId: id });
     expect(queued.status).toBe(201);
 
-    const res = await dj.delete(`${BASE}/tracks/${id}`);
+    // An admin: a DJ deletes only its own uploads (ownership.test.ts).
+    const res = await admin.delete(`${BASE}/tracks/${id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       trashId: expect.any(Number),
@@ -207,7 +208,7 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
 
   it('refuses a restore onto a taken path (409), purges for good, 404 and 409 on delete', async () => {
     const id = idOf('gone.mp3');
-    const deleted = await dj.delete(`${BASE}/tracks/${id}`);
+    const deleted = await admin.delete(`${BASE}/tracks/${id}`);
     expect(deleted.status).toBe(200);
     await copyFile(join(t.musicDir, 'old.mp3'), join(t.musicDir, 'gone.mp3'));
     expectError(
@@ -216,11 +217,11 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
       'API_PATH_TAKEN',
     );
     expect(await readdir(join(t.dataDir, 'trash'))).toHaveLength(1);
-    const purged = await dj.delete(`${BASE}/trash/${deleted.body.trashId}`);
+    const purged = await admin.delete(`${BASE}/trash/${deleted.body.trashId}`);
     expect(purged.status).toBe(204);
     expect(await readdir(join(t.dataDir, 'trash'))).toHaveLength(0);
     expectError(
-      await dj.delete(`${BASE}/trash/${deleted.body.trashId}`),
+      await admin.delete(`${BASE}/trash/${deleted.body.trashId}`),
       404,
       'API_TRASH_NOT_FOUND',
     );
@@ -229,7 +230,7 @@ describe.each(ROUTE_SETUPS)('folders, move, delete and restore ($dialect)', (set
 
   it('purges entries older than TRASH_DAYS when the api starts, audited as the station', async () => {
     const id = idOf('old.mp3');
-    const deleted = await dj.delete(`${BASE}/tracks/${id}`);
+    const deleted = await admin.delete(`${BASE}/tracks/${id}`);
     expect(deleted.status).toBe(200);
     await t.db.db
       .updateTable('trash')

@@ -268,8 +268,11 @@ export const commandPayloadSchemas = {
   'amplify.get': empty,
   'amplify.set': z.object({ value: amplify }),
   'library.rescan': empty,
-  /** Drops live sources: the DJ on air, those waiting, or all of them. */
-  'live.kick': z.object({ target: liveKickTargetSchema }),
+  /**
+   * Drops live sources: the DJ on air, those waiting, or all of them; with `djId`, only that
+   * DJ's among them (a DJ may take itself off, never another DJ).
+   */
+  'live.kick': z.object({ target: liveKickTargetSchema, djId: id.optional() }),
   /** Schedules, playlists' programming, requests or their settings changed: plan again. */
   'schedule.reload': empty,
   /** The plan for the next `hours` hours. */

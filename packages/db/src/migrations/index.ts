@@ -14,6 +14,7 @@ import * as listenerSessions from './2026-11-26-02-listener-sessions.ts';
 import * as listenerSums from './2026-11-26-03-listener-sums.ts';
 import * as trackIsrc from './2026-11-26-04-track-isrc.ts';
 import * as playListeners from './2026-11-28-01-play-listeners.ts';
+import * as trackUploader from './2026-12-01-01-track-uploader.ts';
 
 /**
  * Every migration, by name. Listed by hand rather than read from the folder so that a
@@ -36,4 +37,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26-03-listener-sums': listenerSums,
   '2026-11-26-04-track-isrc': trackIsrc,
   '2026-11-28-01-play-listeners': playListeners,
+  '2026-12-01-01-track-uploader': trackUploader,
 };

@@ -34,13 +34,15 @@ export function liveController(routes: ApiRouter, live: Live): void {
     {
       tag,
       summary: 'Disconnect the live DJ, the one waiting, or both',
-      description: 'The AutoDJ (or the waiting DJ) takes over at once. Answers whom it dropped.',
+      description:
+        'The AutoDJ (or the waiting DJ) takes over at once. Answers whom it dropped. An admin ' +
+        'drops anyone; a DJ only itself (403 when the target is another DJ).',
       access: 'dj',
       body: liveKickBody,
       response: liveKickResult,
-      errors: [502, 503],
+      errors: [403, 502, 503],
     },
-    ({ body }) => live.status.kick(body.target),
+    ({ body, user }) => live.status.kick(body.target, user),
   );
 
   routes.get(

@@ -16,11 +16,12 @@ export function trashController(routes: ApiRouter, trash: TrashService): void {
       summary: 'Delete a track: its file goes to the trash',
       description:
         'The file moves to the trash (restorable for TRASH_DAYS), the track leaves every ' +
-        'playlist and the queue. A track on air plays to its end (`onAir: true`).',
+        'playlist and the queue. A track on air plays to its end (`onAir: true`). Admins ' +
+        'delete any track; a DJ only the tracks it uploaded (403 otherwise).',
       access: 'dj',
       params: trackIdParams,
       response: deleteResultSchema,
-      errors: [404, 409],
+      errors: [403, 404, 409],
     },
     ({ params, user }) => trash.delete(params.id, user),
   );
@@ -55,8 +56,8 @@ export function trashController(routes: ApiRouter, trash: TrashService): void {
     '/trash/:id',
     {
       tag: 'library',
-      summary: 'Delete a trashed file for good',
-      access: 'dj',
+      summary: 'Delete a trashed file for good (admin)',
+      access: 'admin',
       params: trashIdParams,
       status: 204,
       errors: [404],

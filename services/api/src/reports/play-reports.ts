@@ -49,19 +49,11 @@ export class PlayReports implements PlayCounter {
   async csv(query: PlaysQuery): Promise<string> {
     const lines = [CSV_HEADER.join(',')];
     for (const { row, report, duration } of await this.#count(query)) {
-      lines.push(
-        [
-          report.playedAt,
-          row.artist ?? '',
-          row.title,
-          row.album ?? '',
-          row.isrc ?? '',
-          duration === null ? '' : String(duration),
-          report.listeners === null ? '' : String(report.listeners),
-        ]
-          .map(csvField)
-          .join(','),
-      );
+      // Tags are anyone's text: a cell a spreadsheet would run as a formula is neutralised.
+      // The numbers are ours and stay numbers.
+      const tags = [row.artist ?? '', row.title, row.album ?? '', row.isrc ?? ''].map(csvText);
+      const numbers = [duration, report.listeners].map((n) => (n === null ? '' : String(n)));
+      lines.push([csvField(report.playedAt), ...tags, ...numbers.map(csvField)].join(','));
     }
     return `${lines.join('\r\n')}\r\n`;
   }
@@ -135,4 +127,15 @@ export class PlayReports implements PlayCounter {
 /** One CSV field: quoted when it holds a comma, quote or line break; quotes doubled. */
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** What a spreadsheet reads as the start of a formula (OWASP's list, line feed too). */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+
+/**
+ * A field of text from outside (tags): one that starts like a formula gets a leading `'`, as
+ * OWASP advises for CSV injection, so a spreadsheet shows it as text and runs nothing.
+ */
+export function csvText(value: string): string {
+  return csvField(FORMULA_START.test(value) ? `'${value}` : value);
 }

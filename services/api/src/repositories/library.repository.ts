@@ -1,6 +1,9 @@
 import { type DbHandle, nowIso, type Track } from '@radio/db';
 
-/** The library's bookkeeping around files: where tracks are, and playlist entries of a track. */
+/**
+ * The library's bookkeeping around files: where tracks are, who uploaded them, and the
+ * playlist entries of a track.
+ */
 export class LibraryRepository {
   readonly #handle: DbHandle;
 
@@ -14,6 +17,35 @@ export class LibraryRepository {
       .selectAll()
       .where('path', '=', path)
       .executeTakeFirst();
+  }
+
+  /**
+   * Marks the file at `path` as `userId`'s upload. Set whatever the row said before: a path
+   * whose track was deleted can come back as another user's upload in the same row.
+   */
+  async recordUpload(path: string, userId: number): Promise<void> {
+    await this.#handle.db
+      .updateTable('tracks')
+      .set({ uploaded_by: userId })
+      .where('path', '=', path)
+      .execute();
+  }
+
+  /**
+   * Who uploaded a track: its `uploaded_by`, else the latest upload of its path in the audit
+   * log (an upload the scheduler indexed only after the upload was answered); null when the
+   * file came into the music folder some other way.
+   */
+  async uploaderOf(track: Pick<Track, 'path' | 'uploaded_by'>): Promise<number | null> {
+    if (track.uploaded_by !== null) return track.uploaded_by;
+    const upload = await this.#handle.db
+      .selectFrom('audit_log')
+      .select('user_id')
+      .where('action', '=', 'track.upload')
+      .where('target', '=', track.path)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return upload?.user_id ?? null;
   }
 
   /**

@@ -32,6 +32,7 @@ function row(fields: Partial<Track>): Track {
     added_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     replay_gain: null,
+    uploaded_by: null,
     ...ANALYSIS_PENDING,
     ...fields,
   };

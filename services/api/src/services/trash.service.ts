@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Logger } from '@radio/core';
-import type { TrashEntry } from '@radio/db';
+import { type Logger, LogThrottle } from '@radio/core';
+import type { Track, TrashEntry } from '@radio/db';
 import type { SchedulerClient } from '../clients/scheduler-client.ts';
 import type { Page } from '../dtos/common.dto.ts';
 import type { DeleteResult, TrashEntryDto, TrashListQuery } from '../dtos/library.dto.ts';
 import { toTrackDto } from '../dtos/mappers.ts';
 import type { TrackDto } from '../dtos/tracks.dto.ts';
+import type { AuthUser } from '../dtos/users.dto.ts';
 import { ApiError } from '../errors.ts';
 import { exists, moveFile } from '../library/file-moves.ts';
 import { insideMusic } from '../library/library-paths.ts';
@@ -57,7 +58,8 @@ function toTrashDto(row: TrashEntry): TrashEntryDto {
  * track leaves every playlist and the queue (the one on air plays to its end: its decoder has
  * the file open), its pending listener requests are removed, and its row is marked missing by
  * the scheduler's index. A restore puts the file back where it was, and the same row comes
- * back `ok` through the index.
+ * back `ok` through the index. Admins delete any track and purge the trash; a DJ deletes the
+ * tracks it uploaded and restores any (a restore destroys nothing).
  */
 export class TrashService {
   readonly #options: TrashServiceOptions;
@@ -65,6 +67,7 @@ export class TrashService {
   readonly #log: Logger;
   #timer: NodeJS.Timeout | null = null;
   #purging: Promise<number> | null = null;
+  readonly #refusals = new LogThrottle();
 
   constructor(options: TrashServiceOptions) {
     this.#options = options;
@@ -72,10 +75,12 @@ export class TrashService {
     this.#log = options.logger;
   }
 
-  async delete(id: number, user: Actor): Promise<DeleteResult> {
+  /** An admin deletes any track; a DJ only the tracks it uploaded (403 otherwise). */
+  async delete(id: number, user: AuthUser): Promise<DeleteResult> {
     const { files, trash, library, audit } = this.#options;
     const { entry, queue, row } = await files.exclusive(id, async () => {
       const row = await files.row(id);
+      await this.#checkOwner(row, user);
       const file = await files.file(row);
       await mkdir(this.#dir, { recursive: true });
       const storedName = `${Date.now()}-${randomBytes(4).toString('hex')}-${basename(row.path).slice(-150)}`;
@@ -119,6 +124,25 @@ export class TrashService {
       removedRequests,
       onAir: queue.onAir,
     };
+  }
+
+  async #checkOwner(row: Track, user: AuthUser): Promise<void> {
+    if (user.role === 'admin') return;
+    const uploader = await this.#options.library.uploaderOf(row);
+    if (uploader === user.id) return;
+    const held = this.#refusals.take(`delete:${user.id}`);
+    if (held !== null) {
+      this.#log.info(
+        { userId: user.id, trackId: row.id, uploader, held },
+        'refused: a DJ tried to delete a track it did not upload',
+      );
+    }
+    throw new ApiError(
+      'API_FORBIDDEN',
+      uploader === null
+        ? 'a DJ deletes only the tracks it uploaded; this one was not uploaded here: ask an admin'
+        : 'a DJ deletes only the tracks it uploaded; another user uploaded this one: ask an admin',
+    );
   }
 
   async list(query: TrashListQuery): Promise<Page<TrashEntryDto>> {

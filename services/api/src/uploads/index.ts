@@ -2,6 +2,7 @@ import { componentLogger, type Logger } from '@radio/core';
 import type { DbHandle } from '@radio/db';
 import type { ResolvedApiOptions } from '../options.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import { LibraryRepository } from '../repositories/library.repository.ts';
 import { LibraryAdmin } from './library-admin.ts';
 import { TrackHashes } from './track-hashes.ts';
 import { TusEndpoint } from './tus-endpoint.ts';
@@ -32,6 +33,7 @@ export function createUploads(
     musicDir: options.musicDir,
     hashes,
     audit: deps.audit,
+    library: new LibraryRepository(deps.db),
     media,
     indexWaitMs: INDEX_WAIT_MS,
   });

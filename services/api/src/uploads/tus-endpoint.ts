@@ -118,8 +118,10 @@ export class TusEndpoint {
     const router = express.Router();
     const gate = [...auth, requireAccess('dj')];
     const toTus: RequestHandler = (req, res, next) => {
-      // tus matches its path against the whole URL; express cut the mount point off.
-      req.url = req.originalUrl;
+      // tus matches its path against the whole URL (express cut the mount point off), and
+      // takes an upload's id from the URL's end, query included: it gets the path alone, so
+      // it acts on the upload this router checked.
+      req.url = req.originalUrl.split(/[?#]/, 1)[0] as string;
       answerErrorsAsJson(res);
       this.#server.handle(req, res).catch(next);
     };
@@ -213,6 +215,9 @@ export class TusEndpoint {
 
   /** An upload exists; a DJ resumes, reads or cancels only their own, an admin any. */
   async #checkUpload(req: Request): Promise<void> {
+    if (/[?#]/.test(req.originalUrl)) {
+      throw uploadError('UPLOAD_BAD_REQUEST', 'an upload is named by its path alone: no query');
+    }
     const id = String(req.params.id);
     if (!/^[0-9a-f]{1,64}$/.test(id)) throw new ApiError('API_VALIDATION', 'not an upload id');
     const upload = UPLOAD_ID.test(id) ? await this.store.getUpload(id).catch(() => null) : null;

@@ -11,6 +11,7 @@ import type { Track } from '@radio/db';
 import { toTrackDto } from '../dtos/mappers.ts';
 import type { UploadResultDto } from '../dtos/uploads.dto.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { LibraryRepository } from '../repositories/library.repository.ts';
 import { placeFile } from './place-file.ts';
 import type { TrackHashes } from './track-hashes.ts';
 import { refusalError } from './upload-errors.ts';
@@ -20,6 +21,8 @@ export interface UploadFinishDeps {
   musicDir: string;
   hashes: TrackHashes;
   audit: AuditRepository;
+  /** Where the track is marked as the uploader's (a DJ may delete its own uploads). */
+  library: Pick<LibraryRepository, 'recordUpload'>;
   media: MediaToolOptions;
   /** How long a finished upload waits for the scheduler to index it (ms). */
   indexWaitMs: number;
@@ -36,7 +39,7 @@ const INDEX_POLL_MS = 100;
  * What happens to an upload once its last byte is in: it must be audio the station plays
  * (415/422 otherwise), it is a duplicate if the library has its audio already, else it is put
  * in its folder in one step (409 if the name was taken meanwhile), written to the audit log,
- * and answered with its track once the scheduler has indexed it.
+ * and answered with its track once the scheduler has indexed it, marked as the uploader's.
  */
 export class UploadFinisher {
   readonly #deps: UploadFinishDeps;
@@ -71,6 +74,7 @@ export class UploadFinisher {
     log.info({ path: target.path, format: probe.format, size: probe.size }, 'upload added');
     await this.#audit(target, user, probe, hash);
     const track = await this.#indexed(target.path, destination, hash);
+    await this.#deps.library.recordUpload(target.path, user.id);
     return { status: 'added', path: target.path, track: track ? toTrackDto(track) : null };
   }
 

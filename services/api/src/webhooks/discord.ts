@@ -8,6 +8,8 @@ import type { WebhookBody, WebhookEventData } from './events.ts';
 interface DiscordMessage {
   content: string;
   embeds: Array<{ title: string; description?: string; timestamp: string; color: number }>;
+  /** Which mentions in the text ping: none (a title may say @everyone or <@id>). */
+  allowed_mentions: { parse: [] };
 }
 
 const GREEN = 0x2e_cc_71;
@@ -54,5 +56,6 @@ export function discordMessage(body: WebhookBody): DiscordMessage {
         color,
       },
     ],
+    allowed_mentions: { parse: [] },
   };
 }

@@ -8,7 +8,10 @@ export interface SendResult {
   /** The receiver's HTTP status; null when none came (network error, timeout). */
   statusCode: number | null;
   error: string | null;
-  latencyMs: number;
+  /** Null when no answer came: how long a failure took would tell why it failed. */
+  latencyMs: number | null;
+  /** Why no answer came (refused, reset, timeout …): for the api's log, never for a client. */
+  detail?: string;
 }
 
 /** How much of a receiver's answer is read before the connection is dropped. */
@@ -28,9 +31,20 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 }
 
 /**
+ * What a failure without an answer says, whatever the cause: a refused, reset, timed out or
+ * unreachable connection would otherwise tell whoever sets a webhook's URL which ports are
+ * open on the hosts the api can reach.
+ */
+export function noAnswer(timeoutMs: number): string {
+  return `no answer from the receiver within ${timeoutMs / 1000} s (it could not be reached, or did not answer)`;
+}
+
+/**
  * POSTs one body. 2xx is a success; anything else, a network error or no answer within
  * `timeoutMs` (headers and body together) is a failure to retry. Redirects are not followed.
- * `signal` gives up at once (the api is stopping).
+ * `signal` gives up at once (the api is stopping). With `holdFailures`, a failure without an
+ * answer is reported when the timeout is up, however fast the connection failed: someone
+ * waiting for the outcome learns from the time it took no more than from its words.
  */
 export function sendWebhook(
   target: CheckedTarget,
@@ -38,6 +52,7 @@ export function sendWebhook(
   body: string,
   timeoutMs: number,
   signal: AbortSignal,
+  holdFailures = false,
 ): Promise<SendResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
@@ -47,8 +62,11 @@ export function sendWebhook(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, latencyMs: latency() });
+      signal.removeEventListener('abort', onAbort);
+      resolve({ ...result, latencyMs: result.statusCode === null ? null : latency() });
     };
+    const unanswered = (detail: string) =>
+      finish({ ok: false, statusCode: null, error: noAnswer(timeoutMs), detail });
     const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target.url, {
       method: 'POST',
@@ -60,15 +78,15 @@ export function sendWebhook(
       lookup: pinnedLookup(target),
       agent: false,
     });
-    const giveUp = (error: string) => {
-      finish({ ok: false, statusCode: null, error });
+    const giveUp = (detail: string) => {
+      unanswered(detail);
       req.destroy();
     };
-    const timer = setTimeout(() => giveUp(`no answer within ${timeoutMs} ms`), timeoutMs);
+    let failed: string | null = null;
+    const timer = setTimeout(() => giveUp(failed ?? `no answer within ${timeoutMs} ms`), timeoutMs);
     const onAbort = () => giveUp('the api stopped');
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    req.on('close', () => signal.removeEventListener('abort', onAbort));
     req.on('response', (res) => {
       const statusCode = res.statusCode ?? 0;
       let read = 0;
@@ -84,7 +102,10 @@ export function sendWebhook(
       res.on('close', done);
       res.on('error', done);
     });
-    req.on('error', (error) => finish({ ok: false, statusCode: null, error: error.message }));
+    req.on('error', (error) => {
+      if (holdFailures) failed ??= error.message;
+      else unanswered(error.message);
+    });
     req.end(body);
   });
 }

@@ -62,6 +62,29 @@ export class WebhooksRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Stores `to` as the secret if it still is `from` (another api process may seal it too). */
+  async replaceSecret(id: number, from: string, to: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('webhooks')
+      .set({ secret: to })
+      .where('id', '=', id)
+      .where('secret', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Disables a webhook whose stored secret is still `secret` (one no key opens). */
+  async disableWithSecret(id: number, secret: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('webhooks')
+      .set({ enabled: 0, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('secret', '=', secret)
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   enabled(): Promise<Webhook[]> {
     return this.#db.selectFrom('webhooks').selectAll().where('enabled', '=', 1).execute();
   }

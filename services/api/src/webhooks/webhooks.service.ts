@@ -9,6 +9,7 @@ import type {
 } from '../dtos/webhooks.dto.ts';
 import { ApiError } from '../errors.ts';
 import type { WebhookBody, WebhookEvent, WebhookEventName } from './events.ts';
+import { type SecretBox, UnreadableSecretError } from './secret-box.ts';
 import { generateSecret } from './signer.ts';
 import { RefusedUrlError, type SsrfGuard } from './ssrf-guard.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
@@ -48,6 +49,8 @@ function deliveryDto(row: WebhookDelivery): DeliveryDto {
 }
 
 export interface WebhooksServiceOptions {
+  /** Seals the secrets stored in the table. */
+  box: SecretBox;
   keepDeliveries: number;
   /** How long a test send holds its delivery before the worker may take it (ms). */
   claimMs: number;
@@ -90,7 +93,7 @@ export class WebhooksService {
       name: body.name,
       url: body.url,
       events: JSON.stringify(body.events),
-      secret,
+      secret: this.#options.box.seal(secret),
       format: body.format,
       enabled: body.enabled ? 1 : 0,
       created_by: userId,
@@ -101,13 +104,14 @@ export class WebhooksService {
   async update(id: number, body: UpdateWebhookBody): Promise<WebhookWithSecretDto> {
     if (body.url !== undefined) await this.#checkUrl(body.url);
     const secret = body.rotateSecret ? generateSecret() : body.secret;
+    if (body.enabled === true && secret === undefined) await this.#checkReadable(id);
     const changes: WebhookUpdate = {
       name: body.name,
       url: body.url,
       events: body.events && JSON.stringify(body.events),
       format: body.format,
       enabled: body.enabled === undefined ? undefined : body.enabled ? 1 : 0,
-      secret,
+      secret: secret === undefined ? undefined : this.#options.box.seal(secret),
     };
     const row = await this.#repo.update(id, changes);
     if (!row) throw notFound();
@@ -166,6 +170,18 @@ export class WebhooksService {
       }
     }
     if (queued > 0) this.#worker.kick();
+  }
+
+  /** A webhook is enabled only with a secret this api can sign with. */
+  async #checkReadable(id: number): Promise<void> {
+    const row = await this.#repo.find(id);
+    if (!row) throw notFound();
+    try {
+      this.#options.box.open(row.secret);
+    } catch (error) {
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      throw new ApiError('API_WEBHOOK_SECRET_UNREADABLE', error.message, { status: 409 });
+    }
   }
 
   async #checkUrl(url: string): Promise<void> {

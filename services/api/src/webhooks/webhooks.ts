@@ -4,8 +4,10 @@ import { followBusEvents } from './event-sources.ts';
 import type { WebhookEvent } from './events.ts';
 import { ListenerPeaks } from './listener-peaks.ts';
 import type { ResolvedWebhookOptions } from './options.ts';
+import { SecretBox } from './secret-box.ts';
 import { SsrfGuard } from './ssrf-guard.ts';
 import { StationWatch } from './station-watch.ts';
+import { sealStoredSecrets } from './stored-secrets.ts';
 import { WebhooksRepository } from './webhooks.repository.ts';
 import { WebhooksService } from './webhooks.service.ts';
 import { DeliveryWorker } from './worker.ts';
@@ -18,7 +20,11 @@ export interface Webhooks {
 }
 
 export function createWebhooks(
-  options: ResolvedWebhookOptions & { streamUrl: string },
+  options: ResolvedWebhookOptions & {
+    streamUrl: string;
+    /** The api's session secrets: the first seals the webhooks' secrets, all open them. */
+    secretKeys: readonly string[];
+  },
   deps: { db: DbHandle; bus: Bus; logger: Logger },
 ): Webhooks {
   const repo = new WebhooksRepository(deps.db);
@@ -26,8 +32,10 @@ export function createWebhooks(
     streamUrl: options.streamUrl,
     allowLoopback: options.allowLoopback,
   });
-  const worker = new DeliveryWorker(repo, guard, options, deps.logger);
+  const box = new SecretBox(options.secretKeys);
+  const worker = new DeliveryWorker(repo, guard, { ...options, box }, deps.logger);
   const service = new WebhooksService(repo, guard, worker, {
+    box,
     keepDeliveries: options.keepDeliveries,
     claimMs: options.timeoutMs + 5000,
     logger: deps.logger,
@@ -39,6 +47,11 @@ export function createWebhooks(
       const watch = new StationWatch(deps.bus, sink, options.offlineAfterMs);
       const peaks = new ListenerPeaks(deps.bus, repo, sink, deps.logger);
       const stopBus = followBusEvents(deps.bus, sink);
+      // Secrets stored in clear (or under an older SESSION_SECRET) are sealed anew; the
+      // worker opens either meanwhile.
+      void sealStoredSecrets(repo, box, deps.logger).catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'webhook secrets not sealed'),
+      );
       watch.start();
       peaks.start();
       worker.start();

@@ -2,9 +2,11 @@ import type { Logger } from '@radio/core';
 import type { WebhookDelivery, WebhookDeliveryUpdate } from '@radio/db';
 import { discordMessage } from './discord.ts';
 import type { WebhookBody } from './events.ts';
+import { type SecretBox, UnreadableSecretError } from './secret-box.ts';
 import { type SendResult, sendWebhook } from './sender.ts';
 import { signedHeaders } from './signer.ts';
 import { RefusedUrlError, type SsrfGuard } from './ssrf-guard.ts';
+import { openSecret } from './stored-secrets.ts';
 import type { DeliveryJob, WebhooksRepository } from './webhooks.repository.ts';
 
 export interface DeliveryWorkerOptions {
@@ -20,6 +22,8 @@ export interface DeliveryWorkerOptions {
   backoff: { baseMs: number; maxMs: number };
   /** A delivery not through this long after its event is given up (`failed`) (ms). */
   retryForMs: number;
+  /** Opens the webhooks' stored secrets. */
+  box: SecretBox;
 }
 
 /** The delay before the next try after `attempts` failed ones. */
@@ -160,11 +164,13 @@ export class DeliveryWorker {
 
   /**
    * One attempt of a claimed delivery: checks the URL again, signs, sends; null when the claim
-   * (held until `claimEnd`, epoch ms) could run out before the send's timeout.
+   * (held until `claimEnd`, epoch ms) could run out before the send's timeout. `hold`: see
+   * sendWebhook's holdFailures.
    */
   async #attempt(
     job: DeliveryJob,
     claimEnd: number,
+    hold = false,
   ): Promise<(SendResult & { refused?: boolean }) | null> {
     const { webhook, delivery } = job;
     let target: Awaited<ReturnType<SsrfGuard['check']>>;
@@ -173,20 +179,26 @@ export class DeliveryWorker {
     } catch (error) {
       const message =
         error instanceof RefusedUrlError ? `refused: ${error.message}` : String(error);
-      return { ok: false, statusCode: null, error: message, latencyMs: 0, refused: true };
+      return { ok: false, statusCode: null, error: message, latencyMs: null, refused: true };
     }
     if (Date.now() + this.#options.timeoutMs >= claimEnd) return null;
+    const secret = await openSecret(webhook, this.#options.box, this.#repo, this.#log);
+    if (secret === null) {
+      const { message } = new UnreadableSecretError();
+      return { ok: false, statusCode: null, error: message, latencyMs: null, refused: true };
+    }
     const body =
       webhook.format === 'discord'
         ? JSON.stringify(discordMessage(JSON.parse(delivery.payload) as WebhookBody))
         : delivery.payload;
-    const headers = signedHeaders(webhook.secret, delivery.event, body, new Date());
+    const headers = signedHeaders(secret, delivery.event, body, new Date());
     const result = await sendWebhook(
       target,
       headers,
       body,
       this.#options.timeoutMs,
       this.#stopping.signal,
+      hold,
     );
     this.#log.debug(
       { webhook: webhook.id, delivery: delivery.id, event: delivery.event, ...result },
@@ -223,11 +235,15 @@ export class DeliveryWorker {
     return { ...recorded, status: 'retrying', next_attempt_at: new Date(next).toISOString() };
   }
 
-  /** A test send: one attempt now, recorded, never retried. */
+  /**
+   * A test send: one attempt now, recorded, never retried. One that got no answer is answered
+   * when the timeout is up, however fast it failed: a refused port would otherwise answer at
+   * once and a filtered one after the timeout, and the test call would scan ports.
+   */
   async sendOnce(job: DeliveryJob): Promise<WebhookDelivery | undefined> {
     const until = job.delivery.claimed_until as string;
     // Someone waits for this one: it is sent however long the check took (never null then).
-    const result = (await this.#attempt(job, Number.POSITIVE_INFINITY)) as SendResult;
+    const result = (await this.#attempt(job, Number.POSITIVE_INFINITY, true)) as SendResult;
     return this.#repo.settle(job.delivery.id, until, this.#outcome(job.delivery, result, false));
   }
 }

@@ -18,8 +18,8 @@ export function registerLiveCommands(
   bus: Bus,
   input: LiveInput,
 ): () => void {
-  const kick = (target: LiveKickTarget) => ({
-    kicked: input.kick(target).map((dj) => ({ id: dj.id, name: dj.name })),
+  const kick = (target: LiveKickTarget, djId?: number) => ({
+    kicked: input.kick(target, djId).map((dj) => ({ id: dj.id, name: dj.name })),
   });
   const removers = [
     registry.add(
@@ -29,12 +29,14 @@ export function registerLiveCommands(
       () => {
         const state = input.state();
         const waiting = state.waiting.map((s) => `waiting: ${describe(s)}`);
-        return [
-          `on_air: ${state.onAir ? describe(state.onAir) : 'none (AutoDJ)'}`,
-          ...(waiting.length > 0 ? waiting : ['waiting: none']),
-          `silent: ${state.silent}`,
-          `recording: ${state.recording}`,
-        ].join('\n');
+        return {
+          lf: [
+            `on_air: ${state.onAir ? describe(state.onAir) : 'none (AutoDJ)'}`,
+            ...(waiting.length > 0 ? waiting : ['waiting: none']),
+            `silent: ${state.silent}`,
+            `recording: ${state.recording}`,
+          ],
+        };
       },
     ),
     registry.add(
@@ -52,7 +54,7 @@ export function registerLiveCommands(
           : `kicked: ${kicked.map((dj) => dj.name).join(', ')}`;
       },
     ),
-    bus.handleCommands({ 'live.kick': ({ target }) => kick(target) }),
+    bus.handleCommands({ 'live.kick': ({ target, djId }) => kick(target, djId) }),
     bus.onEvent((event) => input.listeners(event.payload.total), ['stream.listeners']),
   ];
   return () => {

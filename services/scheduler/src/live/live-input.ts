@@ -144,11 +144,13 @@ export class LiveInput {
     return true;
   }
 
-  /** Drops the DJ on air, those waiting, or all; returns who was dropped. */
-  kick(target: LiveKickTarget): LiveDj[] {
+  /** Drops the DJ on air, those waiting, or all (only `djId`'s of them if given); returns whom. */
+  kick(target: LiveKickTarget, djId?: number): LiveDj[] {
     const onAir = target === 'waiting' ? [] : [this.#onAir];
     const waiting = target === 'on_air' ? [] : [...this.#waiting];
-    const kicked = [...waiting, ...onAir].filter((s): s is LiveSession => s !== null);
+    const kicked = [...waiting, ...onAir].filter(
+      (s): s is LiveSession => s !== null && (djId === undefined || s.dj.id === djId),
+    );
     for (const session of kicked) session.end(`kicked (${target})`, false);
     return kicked.map((s) => s.dj);
   }

@@ -7,13 +7,18 @@ import { Pagination } from '../components/pagination.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/status.tsx';
 import { formatAgo, formatBytes, formatTime, plural } from '../format.ts';
 import { useAsync } from '../hooks/use-async.ts';
+import { useSession } from '../hooks/use-session.ts';
 import { useTitle } from '../hooks/use-title.ts';
 import { toast } from '../hooks/use-toast.ts';
 import { setSearchParams, useLocation } from '../router.ts';
 
-/** Deleted tracks, restorable until their time in the trash (TRASH_DAYS) runs out. */
+/**
+ * Deleted tracks, restorable until their time in the trash (TRASH_DAYS) runs out; only an
+ * admin deletes them for good.
+ */
 export default function TrashPage() {
   useTitle('Trash');
+  const admin = useSession().user?.role === 'admin';
   const { search } = useLocation();
   const pageNumber = Math.max(1, Number(new URLSearchParams(search).get('page')) || 1);
   const entries = useAsync(
@@ -103,15 +108,17 @@ export default function TrashPage() {
                       >
                         Restore
                       </button>
-                      <button
-                        type="button"
-                        className="button small danger"
-                        disabled={busy === entry.id}
-                        onClick={() => setPurging(entry)}
-                        aria-label={`Delete ${entry.title} forever`}
-                      >
-                        Delete forever
-                      </button>
+                      {admin ? (
+                        <button
+                          type="button"
+                          className="button small danger"
+                          disabled={busy === entry.id}
+                          onClick={() => setPurging(entry)}
+                          aria-label={`Delete ${entry.title} forever`}
+                        >
+                          Delete forever
+                        </button>
+                      ) : null}
                     </div>
                   </td>
                 </tr>

@@ -4,7 +4,9 @@ import type { LiveKickTarget, LiveSource } from '../../api/types.ts';
 import { formatAgo, formatBytes } from '../../format.ts';
 import { useLive } from '../../hooks/use-live.ts';
 import { useNow } from '../../hooks/use-now.ts';
+import { useSession } from '../../hooks/use-session.ts';
 import { toast } from '../../hooks/use-toast.ts';
+import { kickButtons } from './kick-buttons.ts';
 
 function Source({ source, now }: { source: LiveSource; now: number }) {
   return (
@@ -19,9 +21,10 @@ function Source({ source, now }: { source: LiveSource; now: number }) {
   );
 }
 
-/** Who is live and who waits, as the scheduler reports it, with kicks for DJs and admins. */
+/** Who is live and who waits, as the scheduler reports it; admins kick anyone, a DJ itself. */
 export function LiveNow() {
   const live = useLive((s) => s.live);
+  const { user } = useSession();
   const now = useNow(5000);
   const kick = async (target: LiveKickTarget) => {
     try {
@@ -36,6 +39,7 @@ export function LiveNow() {
     }
   };
   const waiting = live?.waiting ?? [];
+  const buttons = kickButtons(live, user);
   return (
     <section className="card" aria-labelledby="live-now-heading">
       <h2 id="live-now-heading">Live now</h2>
@@ -53,22 +57,18 @@ export function LiveNow() {
           Waiting to take over: <Source source={source} now={now} />
         </p>
       ))}
-      {live?.onAir || waiting.length ? (
+      {buttons.length ? (
         <div className="row-actions">
-          {live?.onAir ? (
-            <button type="button" className="button small danger" onClick={() => kick('on_air')}>
-              Disconnect the live DJ
-            </button>
-          ) : null}
-          {waiting.length ? (
+          {buttons.map(({ target, label }) => (
             <button
+              key={target}
               type="button"
-              className="button small ghost danger"
-              onClick={() => kick('waiting')}
+              className={`button small danger${target === 'waiting' ? ' ghost' : ''}`}
+              onClick={() => kick(target)}
             >
-              Disconnect the waiting DJ
+              {label}
             </button>
-          ) : null}
+          ))}
         </div>
       ) : null}
     </section>
