@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { apiOptionsFromConfig, createApi } from '@radio/api';
 import {
@@ -10,6 +11,7 @@ import {
   embeddedSpec,
   ffmpegVersion,
   type Logger,
+  localUrl,
   locateFfmpeg,
   type Service,
   type ServiceLoggers,
@@ -72,6 +74,10 @@ async function openShared(
   return { dataDir, database, bus };
 }
 
+function family(host: string): 'IPv4' | 'IPv6' {
+  return isIP(host) === 6 ? 'IPv6' : 'IPv4';
+}
+
 /**
  * The api sits behind the web server on this machine: it believes the loopback hop's
  * X-Forwarded-* (the web server keeps what a trusted proxy in front of it sent), besides the
@@ -100,11 +106,14 @@ async function startServices(
   );
   // The scheduler pushes to the stream server here; stream.url is the address listeners are
   // given (PUBLIC_STREAM_URL, else PUBLIC_URL), which may be a TLS proxy in front of it.
-  const streamHost = config.STREAM_HOST === '0.0.0.0' ? '127.0.0.1' : config.STREAM_HOST;
   const withStream = {
     ...config,
     DATA_DIR: dataDir,
-    STREAM_URL: `http://${streamHost}:${stream.port}`,
+    STREAM_URL: localUrl({
+      address: config.STREAM_HOST,
+      port: stream.port,
+      family: family(config.STREAM_HOST),
+    }),
     PUBLIC_STREAM_URL: config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL,
   };
   // Each service keeps its own metrics registry, served on its own port (the scheduler's on the

@@ -386,7 +386,8 @@ export function apiOptionsFromConfig(
     port: config.API_PORT,
     sessionSecret: config.SESSION_SECRET,
     streamUrl: config.STREAM_URL,
-    publicStreamUrl: config.PUBLIC_STREAM_URL,
+    // Behind a TLS proxy the mounts are on the station's own origin (the tls profile, nginx).
+    publicStreamUrl: config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL,
     musicDir: config.MUSIC_DIR,
     dataDir: config.DATA_DIR,
     maxUploadBytes: config.MAX_UPLOAD_MB * MB,

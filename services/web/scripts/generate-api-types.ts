@@ -22,8 +22,13 @@ const load = (name: string): Promise<Module> => import(name);
 
 /** The document as the api serves it at /api/radio/openapi.json, from an api on loopback. */
 async function apiDocument(): Promise<OpenAPI3> {
-  const [{ createApi }, { createDb }] = await Promise.all([load('@radio/api'), load('@radio/db')]);
+  const [{ createApi }, { createDb, migrateToLatest }] = await Promise.all([
+    load('@radio/api'),
+    load('@radio/db'),
+  ]);
   const db = await createDb('sqlite::memory:');
+  // The api reads its tables as it starts (whether the station has an admin yet).
+  await migrateToLatest(db.db);
   const bus = createMemoryBus({ logger: silentLogger() });
   const api = createApi(
     {

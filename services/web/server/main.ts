@@ -3,7 +3,7 @@ import { createWebServer, WebNotBuiltError, webOptionsFromConfig } from './index
 
 /*
  * The web container's entry point: configuration from the environment only (WEB_HOST,
- * WEB_PORT, API_URL, LOG_LEVEL), stop on SIGINT/SIGTERM. It serves a ready build; the image
+ * WEB_PORT, API_URL, TRUSTED_PROXIES, PUBLIC_URL, LOG_LEVEL), stop on SIGINT/SIGTERM. It serves a ready build; the image
  * builds the app, and embedded mode builds it on first start (ensureWebBuild).
  */
 const config = loadConfigOrExit(webSpec);
@@ -24,5 +24,9 @@ await runService(logger, 'web server', async (closers) => {
     if (error instanceof WebNotBuiltError) exitNotBuilt(error);
     throw error;
   });
-  logger.info({ url: web.url, api: config.API_URL }, `web app on ${web.url}`);
+  const open = config.PUBLIC_URL ?? web.url;
+  logger.info(
+    { url: web.url, publicUrl: config.PUBLIC_URL, api: config.API_URL },
+    `web app on ${open}`,
+  );
 });

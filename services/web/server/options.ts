@@ -11,13 +11,26 @@ export interface WebServerOptions {
   distDir?: string;
   /** Who may read /metrics (ADMIN_USER/ADMIN_PASSWORD); unset: /metrics answers 404. */
   metricsLogin?: AdminLogin | undefined;
+  /**
+   * TRUSTED_PROXIES: the reverse proxies in front (addresses, CIDRs, host names) whose
+   * X-Forwarded-For, -Proto, -Host and -Port are believed and passed on to the api. Default none.
+   */
+  trustedProxies?: readonly string[];
+  /** PUBLIC_URL: the address people open (`https://radio.example`), said at start. */
+  publicUrl?: string | undefined;
 }
 
 /** The options from the environment configuration (main.ts and the embedded launcher). */
 export function webOptionsFromConfig(
   config: Pick<
     ConfigOf<typeof webSpec>,
-    'WEB_HOST' | 'WEB_PORT' | 'API_URL' | 'ADMIN_USER' | 'ADMIN_PASSWORD'
+    | 'WEB_HOST'
+    | 'WEB_PORT'
+    | 'API_URL'
+    | 'ADMIN_USER'
+    | 'ADMIN_PASSWORD'
+    | 'TRUSTED_PROXIES'
+    | 'PUBLIC_URL'
   >,
 ): WebServerOptions {
   const { ADMIN_USER: user, ADMIN_PASSWORD: password } = config;
@@ -26,5 +39,7 @@ export function webOptionsFromConfig(
     port: config.WEB_PORT,
     apiUrl: config.API_URL,
     metricsLogin: password ? { user, password } : undefined,
+    trustedProxies: config.TRUSTED_PROXIES,
+    publicUrl: config.PUBLIC_URL,
   };
 }

@@ -1,32 +1,14 @@
-import {
-  Agent,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  request,
-  type ServerResponse,
-} from 'node:http';
+import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { TLSSocket } from 'node:tls';
-import type { Logger } from '@radio/core';
-
-/** Headers that describe one connection, not the message: never forwarded (RFC 9110 7.6.1). */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+import type { Logger, TrustedProxies } from '@radio/core';
+import { forwardedHeaders, withoutHopByHop } from './forwarded.ts';
 
 export interface ApiProxyOptions {
   /** API_URL: where the api listens (`http://127.0.0.1:3000`). */
   target: string;
   logger: Logger;
+  /** The proxies in front of the web server whose X-Forwarded-* headers are passed on. */
+  trustedProxies: TrustedProxies;
 }
 
 export interface ApiProxy {
@@ -34,40 +16,6 @@ export interface ApiProxy {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Ends the pooled connections to the api and any request still running. */
   close(): void;
-}
-
-function withoutHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = new Set(HOP_BY_HOP);
-  // `Connection: x-foo` makes x-foo hop-by-hop too.
-  const connection = headers.connection;
-  if (typeof connection === 'string') {
-    for (const name of connection.split(',')) named.add(name.trim().toLowerCase());
-  }
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || named.has(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-/** The headers the api gets: the client's, less hop-by-hop ones, plus who really asked. */
-export function forwardedHeaders(req: IncomingMessage): OutgoingHttpHeaders {
-  const headers = withoutHopByHop(req.headers);
-  const socket = req.socket;
-  const encrypted = (socket as TLSSocket).encrypted === true;
-  const clientIp = socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  const priorText = Array.isArray(prior) ? prior.join(', ') : prior;
-  headers['x-forwarded-for'] = priorText ? `${priorText}, ${clientIp}` : clientIp;
-  const host = req.headers.host ?? '';
-  headers['x-forwarded-host'] = host;
-  headers['x-forwarded-proto'] = encrypted ? 'https' : 'http';
-  const port = host.match(/:(\d+)$/)?.[1] ?? (encrypted ? '443' : '80');
-  headers['x-forwarded-port'] = port;
-  // The Host stays the browser's: the api compares it with Origin to refuse cross-site writes,
-  // and the page and the api are one origin through this proxy.
-  return headers;
 }
 
 function sendGatewayError(
@@ -118,7 +66,7 @@ export function createApiProxy(options: ApiProxyOptions): ApiProxy {
           port: target.port || (secure ? 443 : 80),
           method: req.method,
           path: `${basePath}${req.url ?? '/'}`,
-          headers: forwardedHeaders(req),
+          headers: forwardedHeaders(req, options.trustedProxies),
           agent,
         });
         open.add(upstream);

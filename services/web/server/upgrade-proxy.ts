@@ -7,8 +7,8 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '@radio/core';
-import { forwardedHeaders } from './proxy.ts';
+import type { Logger, TrustedProxies } from '@radio/core';
+import { forwardedHeaders } from './forwarded.ts';
 
 /** The head of an HTTP answer written by hand onto a raw socket. */
 function answerHead(status: number, message: string, rawHeaders: readonly string[]): string {
@@ -36,7 +36,11 @@ function gatewayError(socket: Duplex): void {
  * the browser's cookie and Origin, then the two sockets are joined byte for byte. A refusal
  * (the api's 401 or 403) reaches the browser as the api wrote it.
  */
-export function createUpgradeProxy(options: { target: string; logger: Logger }) {
+export function createUpgradeProxy(options: {
+  target: string;
+  logger: Logger;
+  trustedProxies: TrustedProxies;
+}) {
   const target = new URL(options.target);
   const secure = target.protocol === 'https:';
   const send = secure ? httpsRequest : request;
@@ -63,7 +67,7 @@ export function createUpgradeProxy(options: { target: string; logger: Logger }) 
   return {
     upgrade(req: IncomingMessage, client: Duplex, head: Buffer): void {
       const headers: OutgoingHttpHeaders = {
-        ...forwardedHeaders(req),
+        ...forwardedHeaders(req, options.trustedProxies),
         connection: 'Upgrade',
         upgrade: req.headers.upgrade ?? 'websocket',
       };

@@ -1,11 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { componentLogger, type Logger, localUrl, RadioError, type Service } from '@radio/core';
+import {
+  componentLogger,
+  type Logger,
+  localUrl,
+  RadioError,
+  type Service,
+  TrustedProxies,
+} from '@radio/core';
 import { BUILD_COMMAND, DEFAULT_DIST_DIR } from './build.ts';
+import { forwardedRequest, STRICT_TRANSPORT_SECURITY } from './forwarded.ts';
 import { WebMetrics } from './metrics.ts';
 import type { WebServerOptions } from './options.ts';
 import { type ApiProxy, createApiProxy } from './proxy.ts';
+import { RefusalLog } from './refusals.ts';
 import { StaticFiles, serveStatic } from './static.ts';
 import { createUpgradeProxy, type UpgradeProxy } from './upgrade-proxy.ts';
 
@@ -54,6 +63,8 @@ export class WebServer implements Service {
   readonly #upgrades: UpgradeProxy;
   readonly #server: Server;
   readonly #metrics: WebMetrics;
+  readonly #trusted: TrustedProxies;
+  readonly #refusals: RefusalLog;
   #files: StaticFiles | null = null;
   #address: AddressInfo | null = null;
   #starting: Promise<void> | null = null;
@@ -63,15 +74,25 @@ export class WebServer implements Service {
     this.#options = options;
     this.#distDir = options.distDir ?? DEFAULT_DIST_DIR;
     this.#log = componentLogger(deps.logger, 'web');
-    this.#proxy = createApiProxy({ target: options.apiUrl, logger: this.#log });
-    this.#upgrades = createUpgradeProxy({ target: options.apiUrl, logger: this.#log });
+    this.#trusted = new TrustedProxies(options.trustedProxies ?? []);
+    this.#refusals = new RefusalLog(this.#log);
+    const target = { target: options.apiUrl, logger: this.#log, trustedProxies: this.#trusted };
+    this.#proxy = createApiProxy(target);
+    this.#upgrades = createUpgradeProxy(target);
     this.#metrics = new WebMetrics(options.metricsLogin ?? null);
     this.#server = createServer((req, res) => this.#handle(req, res));
     // The go-live WebSocket: upgrades under /api go to the api, any other is refused.
     this.#server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const pathname = (req.url ?? '').split('?')[0] ?? '';
-      if (isApiPath(pathname)) this.#upgrades.upgrade(req, socket, head);
-      else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      if (isApiPath(pathname)) {
+        this.#upgrades.upgrade(req, socket, head);
+        return;
+      }
+      const client = forwardedRequest(req, this.#trusted).ip ?? '';
+      this.#refusals.note(client, 'WEB_UPGRADE_REFUSED', 'an upgrade outside /api was refused', {
+        url: req.url,
+      });
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     });
   }
 
@@ -110,6 +131,7 @@ export class WebServer implements Service {
   async #start(): Promise<void> {
     const files = await loadFiles(this.#distDir);
     this.#files = files;
+    await this.#trusted.start();
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
       this.#server.listen(this.#options.port ?? 8080, this.#options.host ?? '0.0.0.0', () => {
@@ -118,13 +140,28 @@ export class WebServer implements Service {
       });
     });
     this.#address = this.#server.address() as AddressInfo;
+    const { publicUrl, trustedProxies = [] } = this.#options;
     this.#log.info(
-      { url: this.url, api: this.#options.apiUrl, distDir: this.#distDir, files: files.size },
+      {
+        url: this.url,
+        publicUrl,
+        trustedProxies,
+        api: this.#options.apiUrl,
+        distDir: this.#distDir,
+        files: files.size,
+      },
       'web server listening',
     );
+    if (publicUrl?.startsWith('https:') && trustedProxies.length === 0) {
+      this.#log.warn(
+        { publicUrl },
+        'PUBLIC_URL is https but TRUSTED_PROXIES is empty: requests from the TLS proxy look like plain HTTP, so session cookies are not marked Secure; set TRUSTED_PROXIES to the proxy (e.g. 127.0.0.1 or caddy)',
+      );
+    }
   }
 
   #stop(): Promise<void> {
+    this.#trusted.close();
     this.#proxy.close();
     this.#upgrades.close();
     if (!this.#server.listening) return Promise.resolve();
@@ -155,9 +192,15 @@ export class WebServer implements Service {
         'request',
       );
     });
+    const seen = forwardedRequest(req, this.#trusted);
+    // Over HTTPS (here, or at the trusted proxy in front), browsers are told to stay on it.
+    if (seen.proto === 'https')
+      res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    const client = seen.ip ?? '';
     try {
       pathname = new URL(req.url ?? '/', 'http://web.invalid').pathname;
     } catch {
+      this.#refusals.note(client, 'WEB_BAD_REQUEST', 'a request with a malformed URL was refused');
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request\n');
       return;
     }
@@ -166,18 +209,38 @@ export class WebServer implements Service {
       return;
     }
     if (pathname === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
-      this.#metrics.endpoint.serve(req, res, req.socket.remoteAddress ?? '').catch((error: unknown) => {
-        this.#log.error({ err: error }, 'metrics failed');
-        if (!res.headersSent) res.writeHead(500).end();
-      });
+      void this.#serveMetrics(req, res, client);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      this.#refusals.note(client, 'WEB_METHOD_NOT_ALLOWED', 'a request method was refused', {
+        method: req.method,
+        url: req.url,
+      });
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Method not allowed\n');
       return;
     }
     serveStatic(this.#files as StaticFiles, req, res, pathname);
+  }
+
+  async #serveMetrics(req: IncomingMessage, res: ServerResponse, client: string): Promise<void> {
+    try {
+      await this.#metrics.endpoint.serve(req, res, client);
+    } catch (error) {
+      this.#log.error({ err: error }, 'metrics failed');
+      if (!res.headersSent) res.writeHead(500).end();
+      return;
+    }
+    if (res.statusCode === 429) {
+      this.#refusals.note(
+        client,
+        'WEB_METRICS_RATE_LIMITED',
+        '/metrics refused: too many failed logins',
+      );
+    } else if (res.statusCode === 401 && req.headers.authorization !== undefined) {
+      this.#refusals.note(client, 'WEB_METRICS_LOGIN_FAILED', '/metrics refused: wrong login');
+    }
   }
 }
 

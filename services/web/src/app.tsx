@@ -28,6 +28,8 @@ const ReportsPage = lazy(() => import('./pages/reports.tsx'));
 const SchedulePage = lazy(() => import('./pages/schedule.tsx'));
 const TimelinePage = lazy(() => import('./pages/timeline.tsx'));
 const MyRequestsPage = lazy(() => import('./pages/requests.tsx'));
+// Shown once in a station's life: never part of the first page's download.
+const SetupPage = lazy(() => import('./pages/setup.tsx'));
 
 function NotFound() {
   useTitle('Not found');
@@ -173,6 +175,7 @@ function Page({ name, params }: { name: RouteName | null; params: Record<string,
 export function App() {
   const { pathname } = useLocation();
   const match = matchRoute(ROUTES, pathname);
+  const { setupRequired } = useSession();
   useStreaming();
   useMediaSession();
 
@@ -187,6 +190,13 @@ export function App() {
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [pathname]);
 
+  if (setupRequired) {
+    return (
+      <Suspense fallback={<Loading label="Loading the page…" />}>
+        <SetupPage />
+      </Suspense>
+    );
+  }
   return (
     <Layout>
       <Suspense fallback={<Loading label="Loading the page…" />}>

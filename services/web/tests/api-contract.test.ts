@@ -81,6 +81,7 @@ function everyCall(api: ApiClient): (() => Promise<unknown>)[] {
     () => api.register('someone', 'a password'),
     () => api.login('someone', 'a password'),
     () => api.logout(),
+    () => api.setUp('a setup code', 'someone', 'a password'),
     () => api.me(),
     () => api.updateMe({ username: 'other' }),
     () => api.users({ q: 'a' }),

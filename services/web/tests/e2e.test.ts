@@ -18,6 +18,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(WEB_ROOT, 'test-artifacts');
 const WAIT = 30_000;
 const ADMIN = { username: 'station-boss', password: 'correct horse battery' };
+const LISTENER = { username: 'first-listener', password: 'listening all day' };
 const PLAYLIST = 'E2E Evening Mix';
 const PLAYLIST_TRACKS = ['Sunrise', 'Midnight', 'Afternoon'];
 
@@ -116,6 +117,63 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the web app in Chromium, against the running station', () => {
+  it('shows "Set up your station" first, on a phone too, and refuses a wrong setup code', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await go('/library');
+    await page.getByRole('heading', { name: 'Set up your station' }).waitFor();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(1);
+    await page.getByText('pnpm radioctl status').waitFor();
+    await shot('00-phone-setup');
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    await page.getByLabel('User name').fill(ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByLabel('Password again').fill(`${ADMIN.password}!`);
+    await page.getByRole('button', { name: 'Create the admin account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter the setup code' }).waitFor();
+    await page.getByLabel('Setup code').fill(`${station.setupCode}x`);
+    await page.getByRole('button', { name: 'Create the admin account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'passwords are not the same' }).waitFor();
+
+    expectedFailures.add(403);
+    await page.getByLabel('Password again').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Create the admin account' }).click();
+    await page.getByRole('alert').filter({ hasText: 'That setup code is not right' }).waitFor();
+    await shot('00-setup-wrong-code');
+  }, 60_000);
+
+  it('makes the first admin with the setup code, signed in where they were', async () => {
+    // A second tab opened before: someone else's page, still offering the setup.
+    const other = await context.newPage();
+    await other.goto(`${station.webUrl}/`);
+    await other.getByRole('heading', { name: 'Set up your station' }).waitFor();
+
+    await page.getByLabel('Setup code').fill(station.setupCode);
+    await page.getByRole('button', { name: 'Create the admin account' }).click();
+    await page.getByText(/You are the admin of this station/).waitFor();
+    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Library' }).waitFor();
+    await page.getByRole('link', { name: 'Admin' }).waitFor();
+    await shot('00-setup-done');
+
+    // The other tab is told the setup is done, and sent to sign in.
+    await other.getByLabel('Setup code').fill(station.setupCode);
+    await other.getByLabel('User name').fill('latecomer');
+    await other.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await other.getByLabel('Password again').fill(ADMIN.password);
+    await other.getByRole('button', { name: 'Create the admin account' }).click();
+    await other.getByRole('alert').filter({ hasText: 'already has an admin' }).waitFor();
+    await other.getByRole('button', { name: 'Go to sign in' }).click();
+    await other.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await other.close();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
+  }, 60_000);
+
   it('shows the Listen page with what is on air, and measures its first render', async () => {
     await go('/');
     await page.getByRole('button', { name: 'Play the stream' }).waitFor();
@@ -274,15 +332,15 @@ describe('the web app in Chromium, against the running station', () => {
     await delivery.getByRole('radio', { name: /^Direct\b/ }).check();
   }, 180_000);
 
-  it('registers the first user, who becomes the admin', async () => {
+  it('registers an account, which is a listener: never the admin', async () => {
     await page.getByRole('link', { name: 'Sign in' }).first().click();
     await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByLabel('User name').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByLabel('User name').fill(LISTENER.username);
+    await page.getByLabel('Password').fill(LISTENER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByText(/You are the admin of this station/).waitFor();
-    await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
-    await page.getByRole('link', { name: 'Admin' }).waitFor();
+    await page.getByText(`Welcome, ${LISTENER.username}!`).waitFor();
+    await page.locator('.account-name .badge', { hasText: 'listener' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
     await shot('02-registered');
   }, 60_000);
 

@@ -17,8 +17,8 @@ import {
   ARTIFACTS,
   apiGet,
   type BrowserPage,
+  createFirstAdmin,
   openPage,
-  registerFirstAdmin,
 } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
@@ -100,8 +100,8 @@ afterAll(async () => {
 }, 60_000);
 
 describe('managing the library in Chromium', () => {
-  it('signs in the first user (the admin) and puts a known track on air', async () => {
-    await registerFirstAdmin(page, station.webUrl, ADMIN);
+  it('makes the first admin with the setup code and puts a known track on air', async () => {
+    await createFirstAdmin(page, station.webUrl, station.setupCode, ADMIN);
     const list = await apiGet<{ items: TrackBody[] }>(
       page,
       '/tracks?sort=duration&order=desc&limit=100',

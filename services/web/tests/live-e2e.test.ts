@@ -9,8 +9,8 @@ import {
   ARTIFACTS,
   apiGet,
   type BrowserPage,
+  createFirstAdmin,
   openPage,
-  registerFirstAdmin,
 } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
@@ -160,7 +160,7 @@ afterAll(async () => {
 
 describe('going live from the browser', () => {
   it('gives the admin broadcast credentials on the DJs tab, the password shown once', async () => {
-    await registerFirstAdmin(page, station.webUrl, ADMIN);
+    await createFirstAdmin(page, station.webUrl, station.setupCode, ADMIN);
 
     await page.goto(`${station.webUrl}/admin/djs`);
     await page.getByText('No DJ has broadcast credentials yet.').waitFor();

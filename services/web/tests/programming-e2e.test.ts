@@ -8,8 +8,8 @@ import {
   ARTIFACTS,
   apiGet,
   type BrowserPage,
+  createFirstAdmin,
   openPage,
-  registerFirstAdmin,
 } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
@@ -113,7 +113,7 @@ afterAll(async () => {
 
 describe('programming in Chromium', () => {
   it('signs in the admin and makes a playlist of the library', async () => {
-    await registerFirstAdmin(page, station.webUrl, ADMIN);
+    await createFirstAdmin(page, station.webUrl, station.setupCode, ADMIN);
     const tracks = await apiGet<{ items: TrackBody[] }>(page, '/tracks?limit=100');
     const playable = tracks.items.filter((track) => track.status === 'ok');
     expect(playable.length).toBeGreaterThanOrEqual(3);

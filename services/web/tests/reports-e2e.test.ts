@@ -8,7 +8,7 @@ import { createDb, type DbHandle, migrateToLatest } from '@radio/db';
 import type { Page } from 'playwright-core';
 import { insertPlays, insertSessions } from '../../api/tests/helpers/listener-sessions.ts';
 import { createWebServer, ensureWebBuild, type WebServer } from '../server/index.ts';
-import { ARTIFACTS, type BrowserPage, openPage, registerFirstAdmin } from './helpers/browser.ts';
+import { ARTIFACTS, type BrowserPage, createFirstAdmin, openPage } from './helpers/browser.ts';
 
 /*
  * The Reports page in Debian's Chromium, over the api and the web server with sessions of a
@@ -31,6 +31,7 @@ const at = (minutes: number) => T0 + minutes * MIN;
 let dir: string;
 let db: DbHandle;
 let web: WebServer;
+let setupCode: string;
 let session: BrowserPage;
 let page: Page;
 const stops: (() => Promise<unknown>)[] = [];
@@ -111,6 +112,7 @@ beforeAll(async () => {
   );
   stops.push(() => api.close());
   await api.start();
+  setupCode = api.setupCode;
   web = createWebServer(
     { apiUrl: api.url, port: 0, host: '127.0.0.1' },
     { logger: silentLogger() },
@@ -207,7 +209,7 @@ async function expectFigures(expected: Record<string, string>): Promise<void> {
 
 describe('the Reports page in Chromium', () => {
   it('shows the figures, the world table and the clients of a known hour', async () => {
-    await registerFirstAdmin(page, web.url, ADMIN);
+    await createFirstAdmin(page, web.url, setupCode, ADMIN);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Reports' })

@@ -7,7 +7,7 @@ import { createLogger, type Logger, locateFfmpeg } from '@radio/core';
 import { generateTrack, writeCorruptFile } from '@radio/core/test-audio';
 import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../server/index.ts';
-import { ARTIFACTS, type BrowserPage, openPage, registerFirstAdmin } from './helpers/browser.ts';
+import { ARTIFACTS, type BrowserPage, createFirstAdmin, openPage } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -98,8 +98,8 @@ afterAll(async () => {
 }, 60_000);
 
 describe('uploading in Chromium', () => {
-  it('signs in the first user (the admin), who gets the Upload page', async () => {
-    await registerFirstAdmin(page, station.webUrl, ADMIN);
+  it('makes the first admin with the setup code, who gets the Upload page', async () => {
+    await createFirstAdmin(page, station.webUrl, station.setupCode, ADMIN);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Upload' })

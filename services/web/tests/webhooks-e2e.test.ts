@@ -6,7 +6,7 @@ import { waitFor } from '@radio/core/testing';
 import type { Page } from 'playwright-core';
 import { signatureIsValid, WebhookReceiver } from '../../api/tests/helpers/webhook-receiver.ts';
 import { ensureWebBuild } from '../server/index.ts';
-import { ARTIFACTS, type BrowserPage, openPage, registerFirstAdmin } from './helpers/browser.ts';
+import { ARTIFACTS, type BrowserPage, createFirstAdmin, openPage } from './helpers/browser.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
@@ -61,7 +61,7 @@ afterAll(async () => {
 
 describe('webhooks in Chromium', () => {
   it('adds a webhook on the admin Webhooks tab and shows its secret once', async () => {
-    await registerFirstAdmin(page, station.webUrl, ADMIN);
+    await createFirstAdmin(page, station.webUrl, station.setupCode, ADMIN);
 
     await page.goto(`${station.webUrl}/admin`);
     await page

@@ -129,6 +129,29 @@ describe('createApiClient', () => {
     expect(describeError(error)).toBe('Too many attempts. Try again in 2 min.');
   });
 
+  it('sends the setup code with the first admin, and names each refusal of it', async () => {
+    const api = createApiClient({ baseUrl });
+    const refusal = async (status: number, code: string, headers: Record<string, string> = {}) => {
+      answer = json(status, { error: { code, message: code.toLowerCase() } }, headers);
+      return describeError(await api.setUp('K7QM-2XPA', 'boss', 'long enough').catch((e) => e));
+    };
+    expect(await refusal(403, 'API_SETUP_CODE_INVALID')).toBe(
+      'That setup code is not right. Copy it again from the station’s console or log.',
+    );
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/radio/auth/setup' });
+    expect(JSON.parse(seen.at(-1)?.body ?? '')).toEqual({
+      code: 'K7QM-2XPA',
+      username: 'boss',
+      password: 'long enough',
+    });
+    expect(await refusal(409, 'API_SETUP_DONE')).toBe(
+      'This station already has an admin. Sign in with that account.',
+    );
+    expect(await refusal(429, 'API_RATE_LIMITED', { 'Retry-After': '30' })).toBe(
+      'Too many attempts. Try again in 30 s.',
+    );
+  });
+
   it('tells the session when a request finds it ended', async () => {
     answer = json(401, { error: { code: 'API_UNAUTHENTICATED', message: 'log in first' } });
     const onUnauthenticated = jest.fn();

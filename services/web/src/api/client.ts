@@ -24,6 +24,9 @@ function authCalls(http: Http) {
     login: (username: string, password: string) =>
       http.call('post', '/auth/login', { body: { username, password } }),
     logout: () => http.call('post', '/auth/logout'),
+    /** The first admin, with the setup code the station printed at start. */
+    setUp: (code: string, username: string, password: string) =>
+      http.call('post', '/auth/setup', { body: { code, username, password } }),
     me: () => http.call('get', '/auth/me'),
     updateMe: (changes: BodyOf<'patch', '/auth/me'>) =>
       http.call('patch', '/auth/me', { body: changes }),

@@ -37,6 +37,10 @@ export function describeError(error: unknown): string {
       return `Too many attempts.${wait || ' Wait a few minutes and try again.'}`;
     case 'API_ACCOUNT_DISABLED':
       return 'This account is disabled. Ask an admin to enable it.';
+    case 'API_SETUP_CODE_INVALID':
+      return 'That setup code is not right. Copy it again from the station’s console or log.';
+    case 'API_SETUP_DONE':
+      return 'This station already has an admin. Sign in with that account.';
     case 'API_REGISTRATION_CLOSED':
       return 'Registration is closed on this station. Ask an admin for an account.';
     case 'API_UNAUTHENTICATED':

@@ -2,32 +2,12 @@ import { type FormEvent, useId, useState } from 'react';
 import { ApiError, describeError } from '../api/errors.ts';
 import { Link } from '../components/link.tsx';
 import { FormError } from '../components/status.tsx';
+import { checkCredentials } from '../credentials.ts';
 import { useSession } from '../hooks/use-session.ts';
 import { useTitle } from '../hooks/use-title.ts';
 import { toast } from '../hooks/use-toast.ts';
 import { navigate, useLocation } from '../router.ts';
 import { session } from '../session.ts';
-
-const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** The same rules as the api, so most mistakes are caught before a request. */
-export function checkCredentials(
-  mode: 'signin' | 'register',
-  username: string,
-  password: string,
-): string | null {
-  const name = username.trim();
-  if (!name) return 'Enter your user name.';
-  if (!password) return 'Enter your password.';
-  if (mode === 'signin') return null;
-  if (name.length < 3 || name.length > 32) return 'The user name needs 3 to 32 characters.';
-  if (!USERNAME.test(name)) {
-    return 'The user name may use letters, digits, "_", "." and "-", starting with a letter or digit.';
-  }
-  if (password.length < 8) return 'The password needs at least 8 characters.';
-  if (password.length > 256) return 'The password may have at most 256 characters.';
-  return null;
-}
 
 function safeNext(search: string): string {
   const next = new URLSearchParams(search).get('next');
@@ -59,11 +39,7 @@ export function SignInPage({ mode }: { mode: 'signin' | 'register' }) {
       const signedIn = register
         ? await session.register(username.trim(), password)
         : await session.signIn(username.trim(), password);
-      toast(
-        register
-          ? `Welcome, ${signedIn.username}!${signedIn.role === 'admin' ? ' You are the admin of this station.' : ''}`
-          : `Signed in as ${signedIn.username}.`,
-      );
+      toast(register ? `Welcome, ${signedIn.username}!` : `Signed in as ${signedIn.username}.`);
       navigate(safeNext(search));
     } catch (reason) {
       setPassword('');

@@ -46,16 +46,23 @@ export async function openPage(waitMs: number, args: readonly string[] = []): Pr
   };
 }
 
-/** Registers the station's first user from the web app: the one who becomes its admin. */
-export async function registerFirstAdmin(
+/**
+ * Makes the station's first admin from the web app: the "Set up your station" page, which a
+ * station without an admin shows first, with the setup code it printed at start.
+ */
+export async function createFirstAdmin(
   page: Page,
   webUrl: string,
+  setupCode: string,
   user: { username: string; password: string },
 ): Promise<void> {
-  await page.goto(`${webUrl}/register`);
+  await page.goto(webUrl);
+  await page.getByRole('heading', { name: 'Set up your station' }).waitFor();
+  await page.getByLabel('Setup code').fill(setupCode);
   await page.getByLabel('User name').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Password again').fill(user.password);
+  await page.getByRole('button', { name: 'Create the admin account' }).click();
   await page.locator('.account-name .badge', { hasText: 'admin' }).waitFor();
 }
 

@@ -12,7 +12,15 @@ export interface TestStation {
   readonly via: 'embedded' | 'assembled';
   readonly webUrl: string;
   readonly musicDir: string;
+  /** The code that makes the first admin, as the station printed it at start. */
+  readonly setupCode: string;
   stop(): Promise<void>;
+}
+
+/** A fresh station has no admin yet, so it holds a setup code. */
+function requireSetupCode(code: string | null): string {
+  if (!code) throw new Error('the station started without a setup code: it should have one');
+  return code;
 }
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../../../', import.meta.url)));
@@ -61,7 +69,11 @@ export async function startTestStation(
       startStation: (
         config: unknown,
         loggerFor: (service: string) => Logger,
-      ) => Promise<{ urls: readonly { name: string; url: string }[]; stop(): Promise<void> }>;
+      ) => Promise<{
+        urls: readonly { name: string; url: string }[];
+        setupCode: string | null;
+        stop(): Promise<void>;
+      }>;
     };
     const config = {
       ...loadConfig(embeddedSpec, {
@@ -90,6 +102,7 @@ export async function startTestStation(
         via: 'embedded',
         webUrl: web.url.replace(/\/+$/, ''),
         musicDir,
+        setupCode: requireSetupCode(station.setupCode),
         async stop() {
           await station.stop();
           await cleanupDir();
@@ -178,6 +191,7 @@ export async function startTestStation(
       via: 'assembled',
       webUrl: web.url,
       musicDir,
+      setupCode: requireSetupCode(api.setupCode),
       async stop() {
         await stopAll();
         await cleanupDir();
