@@ -1,4 +1,3 @@
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, type Logger } from '@radio/core';
@@ -7,13 +6,16 @@ import type { Page } from 'playwright-core';
 import { signatureIsValid, WebhookReceiver } from '../../api/tests/helpers/webhook-receiver.ts';
 import { ensureWebBuild } from '../server/index.ts';
 import { ARTIFACTS, type BrowserPage, createFirstAdmin, openPage } from './helpers/browser.ts';
+import { type OtherHost, startOtherHost } from './helpers/other-host.ts';
 import { startTestStation, type TestStation } from './helpers/station.ts';
 
 /*
  * The admin's Webhooks tab in Debian's Chromium against the whole station in this process: a
  * webhook is added (its secret shown once), a test is sent and its delivery listed, and a real
- * song change reaches the receiver signed. The station refuses loopback receivers (they could
- * be its own services), so the receiver listens on this machine's network address.
+ * song change reaches the receiver signed. The station refuses every address of the machine it
+ * runs on (they could be its own services), so the receiver stands on another host: a network
+ * namespace whose relay pipes to it. The receiver's own address, the machine's end of that
+ * link, is refused.
  */
 
 const WAIT = 30_000;
@@ -24,17 +26,11 @@ let logger: Logger;
 let station: TestStation;
 let session: BrowserPage;
 let page: Page;
+let otherHost: OtherHost;
 let receiver: WebhookReceiver;
+/** The receiver as the other host offers it: the URL the webhook is given. */
+let receiverUrl: string;
 let secret: string;
-
-/** An IPv4 address of this machine that is not loopback: where a LAN receiver would be. */
-function networkAddress(): string {
-  for (const entries of Object.values(networkInterfaces())) {
-    const found = entries?.find((entry) => entry.family === 'IPv4' && !entry.internal);
-    if (found) return found.address;
-  }
-  throw new Error('this machine has no IPv4 address besides loopback');
-}
 
 async function apiPost(path: string): Promise<number> {
   return page.evaluate(async (url) => {
@@ -45,7 +41,12 @@ async function apiPost(path: string): Promise<number> {
 
 beforeAll(async () => {
   logger = createLogger({ service: 'webhooks-e2e', level: 'warn' });
-  receiver = await new WebhookReceiver(networkAddress()).start();
+  otherHost = await startOtherHost();
+  receiver = await new WebhookReceiver(otherHost.hostAddress).start();
+  const url = new URL(receiver.url);
+  await otherHost.forward(Number(url.port));
+  url.hostname = otherHost.address;
+  receiverUrl = url.href;
   await ensureWebBuild();
   station = await startTestStation(logger);
   session = await openPage(WAIT);
@@ -56,6 +57,7 @@ afterAll(async () => {
   await session?.close();
   await station?.stop();
   await receiver?.stop();
+  await otherHost?.stop();
   await new Promise<void>((resolve) => logger?.flush(() => resolve()) ?? resolve());
 }, 60_000);
 
@@ -73,6 +75,13 @@ describe('webhooks in Chromium', () => {
     await form.getByLabel('Name').fill(HOOK);
     await form.getByLabel('URL').fill(receiver.url);
     await form.getByRole('checkbox', { name: /Dead air skipped/ }).check();
+    await form.getByRole('button', { name: 'Add webhook' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: `${otherHost.hostAddress}, an address of the machine the api runs on` })
+      .waitFor();
+
+    await form.getByLabel('URL').fill(receiverUrl);
     await form.getByRole('button', { name: 'Add webhook' }).click();
 
     const shown = page.getByRole('dialog', { name: "The webhook's secret" });

@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { api } from '../api/client.ts';
 import { liveStore } from '../api/live-store.ts';
+import { retryingLoad } from '../api/retrying-load.ts';
 import type { StreamingStatus } from '../api/types.ts';
 import { audioPlayer } from '../audio.ts';
 
@@ -22,27 +23,26 @@ function set(next: StreamingState): void {
   for (const listener of listeners) listener();
 }
 
-let inflight: Promise<void> | null = null;
+/*
+ * The mounts come from this answer only, so a failed load (a network blip, the api restarting)
+ * is tried again soon, waiting longer each time, rather than at the next poll.
+ */
+const streamingLoad = retryingLoad({
+  load: () => api.streamingStatus(),
+  onData: (data) => {
+    audioPlayer.setMounts(data.mounts, data.hlsUrl);
+    liveStore.seed({ nowPlaying: data.nowPlaying, fallback: data.fallback });
+    set({ data, error: null, loading: false });
+  },
+  onError: (error) => set({ data: state.data, error, loading: false }),
+});
 
 /**
  * Fetches the mounts and what is on air; the event stream keeps the rest current. Calls
  * while one is under way share it (main.tsx starts the first before React renders).
  */
 export function refreshStreaming(): Promise<void> {
-  inflight ??= api
-    .streamingStatus()
-    .then(
-      (data) => {
-        audioPlayer.setMounts(data.mounts, data.hlsUrl);
-        liveStore.seed({ nowPlaying: data.nowPlaying, fallback: data.fallback });
-        set({ data, error: null, loading: false });
-      },
-      (error: unknown) => set({ data: state.data, error, loading: false }),
-    )
-    .finally(() => {
-      inflight = null;
-    });
-  return inflight;
+  return streamingLoad.run();
 }
 
 function subscribe(listener: () => void): () => void {
@@ -52,7 +52,10 @@ function subscribe(listener: () => void): () => void {
 
 const read = () => state;
 
-/** The streaming status (mounts with their public URLs, listener counts), polled while shown. */
+/**
+ * The streaming status (mounts with their public URLs, listener counts), polled while shown and
+ * tried again soon after a failure.
+ */
 export function useStreaming(): StreamingState {
   useEffect(() => {
     users += 1;
@@ -65,6 +68,7 @@ export function useStreaming(): StreamingState {
       if (users === 0 && timer) {
         clearInterval(timer);
         timer = null;
+        streamingLoad.stop();
       }
     };
   }, []);

@@ -122,7 +122,7 @@ export function ListenPage() {
         <div className="hero-player">
           {streaming.loading && !streaming.data ? <Loading label="Finding the streams…" /> : null}
           {streaming.error && !streaming.data ? (
-            <ErrorMessage error={streaming.error} title="Stream list" />
+            <Loading label="Cannot load the streams: reconnecting…" />
           ) : null}
           <StreamPlayer />
           <p className="listeners" data-testid="listener-count">
