@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLOCK_TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
-export const SOURCE_PASSWORD = 'bench-source';
-const ADMIN_PASSWORD = 'bench-admin';
+export const SOURCE_PASSWORD = 'bench-source-password';
+export const ADMIN_PASSWORD = 'bench-admin-password';
 
 const children: ChildProcess[] = [];
 

@@ -2,13 +2,15 @@
  * Listeners that come and go, for the sessions rows of `bench:listeners` (a worker process,
  * forked by bench/sessions.ts). It opens `count` listeners at `ramp` a second, then keeps the
  * count while `churn` a second leave (the longest connected) and as many join, each with one
- * of a few player user agents. Sockets are read into one shared buffer and the audio dropped.
+ * of a few player user agents, from many loopback addresses (bench/loopback.ts). Sockets are
+ * read into one shared buffer and the audio dropped.
  *
  * argv: port count ramp churn
  * IPC: `ramped` once all are open; `start` and `end` mark the window, and `end` answers with
  * the counts within it; `stop` closes all and exits.
  */
 import net from 'node:net';
+import { loopbackAddress } from './loopback.ts';
 
 export interface ChurnResult {
   joined: number;
@@ -45,6 +47,7 @@ function join(): void {
   const socket = net.connect({
     host: '127.0.0.1',
     port,
+    localAddress: loopbackAddress(0, result.joined),
     onread: {
       buffer: readBuffer,
       callback: (n: number) => {

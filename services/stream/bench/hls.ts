@@ -16,9 +16,10 @@
  *     random moment, and hears the switch --every seconds later at most.
  * Printed: each path's delay after the source, and HLS behind MP3 (median, p95; target < 4 s).
  *
- * CPU: --listeners HLS clients on 127.0.0.1, each on its own kept-alive connection, fetch the
- * media playlist and the newest segment once per segment duration (a player's pattern); the
- * server's CPU over --seconds, minus its CPU with the source alone, per 1,000 listeners.
+ * CPU: --listeners HLS clients on loopback addresses, each on its own kept-alive connection,
+ * fetch the media playlist and the newest segment once per segment duration (a player's
+ * pattern); the server's CPU over --seconds, minus its CPU with the source alone, per 1,000
+ * listeners.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,10 +28,12 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loopbackAddress } from './loopback.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
-const SOURCE_PASSWORD = 'bench-source';
+const SOURCE_PASSWORD = 'bench-source-password';
+const ADMIN_PASSWORD = 'bench-admin-password';
 const RATE = 44100;
 const DECODE_RATE = 8000;
 const TONES = [440, 880] as const;
@@ -98,7 +101,7 @@ async function startServer(port: number, dataDir: string, segment: number): Prom
         ...process.env,
         STREAM_HOST: '127.0.0.1',
         STREAM_PORT: String(port),
-        ADMIN_PASSWORD: 'bench-admin',
+        ADMIN_PASSWORD,
         SOURCE_PASSWORD,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
@@ -299,17 +302,21 @@ async function measureDelay(port: number, options: Options): Promise<void> {
   }
 }
 
-/** One HLS client: the media playlist and its newest segment once per segment duration. */
+/**
+ * One HLS client: the media playlist and its newest segment once per segment duration, from
+ * its own loopback address (bench/loopback.ts).
+ */
 async function hlsClient(
   port: number,
   segmentMs: number,
   stop: { done: boolean },
+  localAddress: string,
 ): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path: string): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        .get({ host: '127.0.0.1', port, path, agent, localAddress }, (res) => {
           const parts: Buffer[] = [];
           res.on('data', (chunk: Buffer) => parts.push(chunk));
           res.on('end', () => resolve(Buffer.concat(parts)));
@@ -346,7 +353,7 @@ async function measureCpu(port: number, pid: number, options: Options): Promise<
   const stop = { done: false };
   const clients: Promise<number>[] = [];
   for (let i = 0; i < options.listeners; i++) {
-    clients.push(hlsClient(port, options.segment * 1000, stop));
+    clients.push(hlsClient(port, options.segment * 1000, stop, loopbackAddress(0, i)));
     if (i % 100 === 99) await sleep(50);
   }
   await sleep(options.segment * 2000);

@@ -58,6 +58,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetRun> {
         [options.mode, '127.0.0.1', String(options.port), String(share)].concat([
           String(options.ramp / workers),
           String(options.segmentSeconds),
+          String(i),
         ]),
         { stdio: 'inherit' },
       ),

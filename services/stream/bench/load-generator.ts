@@ -3,7 +3,7 @@
  * bench/load-fleet.ts, which splits the listeners over a few of them so that the load
  * generator is not what limits the server).
  *
- * argv: mode host port count rampPerSecond segmentSeconds
+ * argv: mode host port count rampPerSecond segmentSeconds worker
  *   stream  raw sockets that GET /radio.mp3 and count the body bytes. Each socket is read about
  *           every 500 ms (as a player's buffer is), into one shared buffer: the worker's cost
  *           per listener stays far below the server's, whatever the server's write pattern.
@@ -14,10 +14,12 @@
  *   cdn     as hls, but the media playlists only: the player behind a CDN that serves the
  *           segments from its cache, while each playlist (private, it names the session)
  *           still reaches the stream server and keeps the listener counted.
+ * Each connection comes from one of the worker's loopback addresses (bench/loopback.ts).
  * IPC: it sends `ramped` once every listener has been opened; on `start` and `end` it marks
  * the measuring window and answers `end` with the result; on `stop` it closes all and exits.
  */
 import net from 'node:net';
+import { loopbackAddress } from './loopback.ts';
 
 export interface LoadResult {
   requested: number;
@@ -48,11 +50,13 @@ const [
   countText = '100',
   rampText = '500',
   segmentText = '2',
+  workerText = '0',
 ] = process.argv.slice(2);
 const port = Number(portText);
 const count = Number(countText);
 const rampPerSecond = Number(rampText);
 const segmentMs = Number(segmentText) * 1000;
+const worker = Number(workerText);
 
 /** One buffer for every socket's reads: a read is handled before the next one lands. */
 const readBuffer = Buffer.alloc(64 * 1024);
@@ -109,6 +113,7 @@ function newConn(onRead: (conn: Conn, n: number) => boolean): Conn {
   conn.socket = net.connect({
     host: hostName,
     port,
+    localAddress: loopbackAddress(worker, conns.length),
     onread: { buffer: readBuffer, callback: (n: number) => onRead(conn, n) },
   });
   conn.socket.setNoDelay(true);

@@ -12,7 +12,14 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisBus, silentLogger } from '@radio/core';
-import { freePort, SOURCE_PASSWORD, sleep, startSource, track } from './bench-servers.ts';
+import {
+  ADMIN_PASSWORD,
+  freePort,
+  SOURCE_PASSWORD,
+  sleep,
+  startSource,
+  track,
+} from './bench-servers.ts';
 import type { ChurnResult } from './churn-generator.ts';
 import { table } from './listeners-table.ts';
 import { cpuOver } from './load-fleet.ts';
@@ -64,7 +71,7 @@ async function startSessionServer(
         ...process.env,
         STREAM_HOST: '127.0.0.1',
         STREAM_PORT: String(port),
-        ADMIN_PASSWORD: 'bench-admin',
+        ADMIN_PASSWORD,
         SOURCE_PASSWORD,
         DATA_DIR: mkdtempSync(join(dir, `sessions-${mode}-`)),
         LOG_LEVEL: 'warn',

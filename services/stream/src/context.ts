@@ -1,4 +1,4 @@
-import type { Logger, TrustedProxies } from '@radio/core';
+import type { FailureLimiter, Logger, TrustedProxies } from '@radio/core';
 import type { ServerLogs } from './logs.ts';
 import type { MountRegistry } from './mount-registry.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -20,8 +20,13 @@ export interface ServerContext {
   readonly edges: EdgeDirectory;
   /** Where a full server sends a new listener of a mount (a URL); null when nowhere has room. */
   elsewhere(path: string): string | null;
-  /** Whose X-Forwarded-For names the listener (TRUSTED_PROXIES). */
+  /** Whose X-Forwarded-For names the client (TRUSTED_PROXIES). */
   readonly proxies: TrustedProxies;
+  /**
+   * Failed logins per client, of the admin and of sources: after 10 in 10 minutes the client
+   * is refused (429) until its window ends, so the passwords cannot be guessed at network speed.
+   */
+  readonly logins: FailureLimiter;
   /** Finished listener sessions, on their way to the api. */
   readonly sessions: SessionRecorder;
   /** Sources and listeners share one id sequence, as Icecast's client ids do. */

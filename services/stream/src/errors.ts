@@ -24,6 +24,16 @@ export const ERRORS = {
   STREAM_MAX_LISTENERS: { status: 403, body: 'plain', message: 'max listeners reached' },
   STREAM_SERVER_FULL: { status: 403, body: 'plain', message: 'Icecast connection limit reached' },
   STREAM_SHUTTING_DOWN: { status: 503, body: 'plain', message: 'Server is shutting down' },
+  STREAM_LOGIN_LIMITED: {
+    status: 429,
+    body: 'plain',
+    message: 'too many failed logins; try again later',
+  },
+  STREAM_CLIENT_LIMIT: {
+    status: 429,
+    body: 'plain',
+    message: 'too many connections from your address',
+  },
   ADMIN_UNKNOWN_COMMAND: { status: 400, body: 'html', message: 'Unrecognised command' },
   ADMIN_UNKNOWN_REQUEST: { status: 400, body: 'html', message: 'Unknown admin request' },
   ADMIN_NO_SUCH_SOURCE: { status: 400, body: 'html', message: 'Source does not exist' },

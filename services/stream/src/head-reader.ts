@@ -4,12 +4,16 @@ import { findHeadEnd, parseRequestHead, type RequestHead } from './request-head.
 export type HeadOutcome =
   | { kind: 'head'; head: RequestHead; raw: Buffer }
   | { kind: 'bad'; code: 'STREAM_BAD_REQUEST' | 'STREAM_HEADER_TOO_LARGE'; reason: string }
+  /** The head was not complete by its deadline; the connection is closed. */
+  | { kind: 'late' }
   | { kind: 'gone' };
 
 /**
  * Reads a new connection's request head, then pauses the socket and hands it on. A head that
- * does not end within `maxBytes` (an endless header) or `timeoutMs` (a client that connects
- * and says nothing) ends the connection, so idle sockets cannot pile up.
+ * does not end within `maxBytes` (an endless header) or `timeoutMs` from the start (a client
+ * that connects and says nothing, or trickles a byte now and then) ends the connection, so
+ * idle sockets cannot pile up. The deadline is absolute: an idle timeout would start again
+ * with every byte, and a client sending one every few seconds would hold the socket forever.
  */
 export function readHead(
   socket: Socket,
@@ -22,11 +26,10 @@ export function readHead(
   const finish = (outcome: HeadOutcome): void => {
     if (finished) return;
     finished = true;
+    clearTimeout(deadline);
     socket.removeListener('data', onData);
-    socket.removeListener('timeout', onTimeout);
     socket.removeListener('end', onEnd);
     socket.removeListener('close', onClose);
-    socket.setTimeout(0);
     socket.pause();
     done(outcome);
   };
@@ -46,17 +49,15 @@ export function readHead(
         : { kind: 'bad', code: 'STREAM_BAD_REQUEST', reason: parsed.reason },
     );
   };
-  const onTimeout = (): void => {
-    finish({ kind: 'gone' });
-    socket.destroy();
-  };
   const onEnd = (): void => {
     finish({ kind: 'gone' });
     socket.destroy();
   };
   const onClose = (): void => finish({ kind: 'gone' });
-  socket.setTimeout(timeoutMs);
-  socket.on('timeout', onTimeout);
+  const deadline = setTimeout(() => {
+    finish({ kind: socket.destroyed ? 'gone' : 'late' });
+    socket.destroy();
+  }, timeoutMs);
   socket.on('end', onEnd);
   socket.on('close', onClose);
   socket.on('data', onData);

@@ -18,6 +18,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden',
   404: 'File Not Found',
   405: 'Method Not Allowed',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -119,6 +120,14 @@ export function errorReply(code: StreamErrorCode, message?: string): Reply {
     status: entry.status,
     contentType: 'text/html; charset=utf-8',
     body: `<html><head><title>Error ${entry.status}</title></head><body><b>${entry.status} - ${escapeHtml(text)}</b></body></html>\r\n`,
+  };
+}
+
+/** The refusal of a client with too many failed logins: 429, and when it may try again. */
+export function loginLimitedReply(waitMs: number): Reply {
+  return {
+    ...errorReply('STREAM_LOGIN_LIMITED'),
+    early: [`Retry-After: ${Math.ceil(waitMs / 1000)}`],
   };
 }
 

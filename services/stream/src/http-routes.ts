@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { ForwardedRequest } from '@radio/core';
 import type { AdminActions } from './admin/actions.ts';
 import { type AdminRequest, handleAdmin, isAdminCommand } from './admin/routes.ts';
 import { errorReply, type Reply } from './http-reply.ts';
@@ -12,10 +13,11 @@ const MAX_BODY_BYTES = 64 * 1024;
 /**
  * The answer to a request node:http parsed: /admin/ commands and pages, or a public page
  * (status documents, health, playlists), or the admin's Prometheus metrics. The server writes it
- * to the socket in Icecast's form.
+ * to the socket in Icecast's form. `client`: who asked, trusted proxies accounted for.
  */
 export async function routeHttpRequest(
   req: http.IncomingMessage,
+  client: ForwardedRequest,
   actions: AdminActions,
   metrics: StreamMetrics,
 ): Promise<Reply> {
@@ -44,14 +46,15 @@ export async function routeHttpRequest(
       params: new URLSearchParams(rawQuery),
       rawQuery,
       authorization: req.headers.authorization,
+      client: client.ip ?? '-',
       origin: req.headers.origin ?? req.headers.referer,
-      host: req.headers.host,
+      host: client.host ?? undefined,
       fetchSite: firstHeader(req.headers['sec-fetch-site']),
     };
     return handleAdmin(request, actions);
   }
   if (method !== 'GET' && method !== 'HEAD') return errorReply('STREAM_METHOD_NOT_ALLOWED');
-  if (path === '/metrics') return metrics.reply(req.headers.authorization, req.socket.remoteAddress ?? '');
+  if (path === '/metrics') return metrics.reply(req.headers.authorization, client.ip ?? '-');
   return (
     handlePublic(path, queryOf(target), req.headers.host, actions) ?? errorReply('STREAM_NOT_FOUND')
   );

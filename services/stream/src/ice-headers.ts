@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { cleanText } from './title-text.ts';
 
 /** The `ice-*` (or older `icy-*`) headers a source describes its stream with. */
 export interface IceHeaders {
@@ -11,11 +12,14 @@ export interface IceHeaders {
   bitrate: number | null;
 }
 
-/** Header text arrives as bytes; UTF-8 when it is valid UTF-8, else Latin-1 as Icecast reads it. */
+/**
+ * Header text arrives as bytes; UTF-8 when it is valid UTF-8, else Latin-1 as Icecast reads it
+ * (whose 0x80–0x9F are control characters: dropped, see cleanText).
+ */
 function headerText(value: string | undefined): string | null {
   if (value === undefined) return null;
   const bytes = Buffer.from(value, 'latin1');
-  return isUtf8(bytes) ? bytes.toString('utf8') : value;
+  return cleanText(isUtf8(bytes) ? bytes.toString('utf8') : value);
 }
 
 /** The stream description a source sends with its request (`ice-*` first, then `icy-*`). */
@@ -38,7 +42,7 @@ export function readIceHeaders(headers: Map<string, string>): IceHeaders {
     genre: headerText(get('ice-genre', 'icy-genre')),
     url: headerText(get('ice-url', 'icy-url')),
     public: pub === undefined ? null : pub.trim() === '1' || pub.trim().toLowerCase() === 'true',
-    audioInfo: audioInfo ?? null,
+    audioInfo: audioInfo === undefined ? null : cleanText(audioInfo),
     bitrate: Number.isFinite(bitrate) && bitrate > 0 && bitrate < 100_000 ? bitrate : null,
   };
 }

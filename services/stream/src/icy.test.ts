@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { EMPTY_META_BLOCK, IcyReader, icyMeta, NO_META } from './icy.ts';
+import { EMPTY_META_BLOCK, IcyDemuxer, IcyReader, icyMeta, NO_META } from './icy.ts';
 
 describe('ICY metadata blocks', () => {
   test('length byte, StreamTitle in UTF-8, zero padding to 16 bytes', () => {
@@ -17,6 +17,22 @@ describe('ICY metadata blocks', () => {
     );
     expect(icyMeta('').block.toString('utf8', 1)).toMatch(/^StreamTitle='';\0*$/);
     expect(NO_META.block).toBe(EMPTY_META_BLOCK);
+  });
+
+  test("a title or URL cannot end its value early: the relay's reader gets no StreamUrl from a title", () => {
+    const titles: [string, string][] = [];
+    const reader = new IcyDemuxer(
+      4,
+      () => {},
+      (title, url) => titles.push([title, url]),
+    );
+    const hostile = "a';StreamUrl='http://evil.example/";
+    reader.push(Buffer.concat([Buffer.from('abcd'), icyMeta(hostile).block]));
+    reader.push(Buffer.concat([Buffer.from('abcd'), icyMeta(`${hostile}=`, "x';y").block]));
+    expect(titles).toEqual([
+      ['a\u2019;StreamUrl=\u2019http://evil.example/', ''],
+      ['a\u2019;StreamUrl=\u2019http://evil.example/= ', 'x\u2019;y'],
+    ]);
   });
 
   test('a very long title is cut to the 4080-byte maximum on a character boundary', () => {

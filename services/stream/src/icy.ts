@@ -25,15 +25,32 @@ export interface IcyMeta {
 export const NO_META: IcyMeta = { title: '', url: '', block: EMPTY_META_BLOCK };
 
 /**
+ * A value as it stands between `Key='` and `';`, unable to end there early. Readers (ffmpeg,
+ * VLC, the relay here) end a value at its first `';`, and some look for `StreamUrl='` anywhere
+ * in the block: a title holding `';StreamUrl='http://…` would hand them a link to open. So
+ * the quote of each `';` and `='` inside it becomes U+2019 (’), which reads the same, and a
+ * `;` at its start or `=` at its end (which would meet the quotes around it) is set off with a
+ * space. Other quotes are sent as they are, as Icecast sends them.
+ */
+export function icyValue(text: string): string {
+  return text
+    .replaceAll("';", '\u2019;')
+    .replaceAll("='", '=\u2019')
+    .replace(/^;/, ' ;')
+    .replace(/=$/, '= ');
+}
+
+/**
  * Builds the block for a title. Text is UTF-8 (what VLC, mpv/ffmpeg and browser players
- * expect today; Icecast 2.4 re-encodes to Latin-1 and loses what Latin-1 cannot hold). Quotes
- * are sent as they are, as Icecast does; the text is cut to fit the 4080-byte maximum.
+ * expect today; Icecast 2.4 re-encodes to Latin-1 and loses what Latin-1 cannot hold). The
+ * title and URL cannot end their value early (see `icyValue`); the text is cut to fit the
+ * 4080-byte maximum.
  */
 export function icyMeta(title: string, url = ''): IcyMeta {
-  let text = `StreamTitle='${title}';${url ? `StreamUrl='${url}';` : ''}`;
+  let text = `StreamTitle='${icyValue(title)}';${url ? `StreamUrl='${icyValue(url)}';` : ''}`;
   let bytes = Buffer.from(text, 'utf8');
   while (bytes.length > MAX_BLOCK_BYTES) {
-    text = `StreamTitle='${truncateUtf8(title, MAX_BLOCK_BYTES - 16)}';`;
+    text = `StreamTitle='${icyValue(truncateUtf8(title, MAX_BLOCK_BYTES - 16))}';`;
     bytes = Buffer.from(text, 'utf8');
   }
   const units = Math.ceil(bytes.length / 16);

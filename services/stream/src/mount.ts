@@ -7,6 +7,7 @@ import type { DropReason, Listener } from './listener.ts';
 import type { MountConfig } from './options.ts';
 import { SilencePacer } from './silence.ts';
 import type { ListenerSnapshot, MountSnapshot, MountState } from './stats.ts';
+import { cleanText } from './title-text.ts';
 
 /** What a mount reads of the source feeding it (source.ts implements it). */
 export interface MountSource {
@@ -200,8 +201,10 @@ export class Mount {
     this.#env.hooks.audioAppended?.(this, buf);
   }
 
-  /** The title for ICY blocks and stats; it applies to the audio appended from now on. */
-  setMetadata(title: string, url = ''): void {
+  /** The title (cleaned, see cleanText) for ICY blocks and stats, from the next audio on. */
+  setMetadata(rawTitle: string, rawUrl = ''): void {
+    const title = cleanText(rawTitle);
+    const url = cleanText(rawUrl);
     // Encoders repeat the title (Liquidsoap at every track start): the same text is the same
     // block, so listeners are not sent it again.
     if (this.#meta !== NO_META && this.#meta.title === title && this.#meta.url === url) return;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { loadConfig, streamSpec } from '@radio/core';
 import { StreamConfigError } from './errors.ts';
-import { isValidMountPath, resolveOptions } from './options.ts';
+import { isValidMountPath, resolveOptions, streamOptionsFromConfig } from './options.ts';
 
 const base = { adminUser: 'admin', adminPassword: 'a', sourcePassword: 's' };
 
@@ -18,6 +19,36 @@ describe('options', () => {
       sourceGraceMs: 10_000,
       sourceTimeoutMs: 10_000,
       port: 8000,
+      maxConnectionsPerClient: 100,
+    });
+  });
+
+  describe('from the environment', () => {
+    const env = {
+      ADMIN_PASSWORD: 'admin-password-12',
+      SOURCE_PASSWORD: 'source-password-12',
+      DATA_DIR: '/tmp/radio-test',
+    };
+    const options = (extra: Record<string, string>) =>
+      streamOptionsFromConfig(loadConfig(streamSpec, { ...env, ...extra }));
+
+    test('PUBLIC_URL is what listeners are told, unless PUBLIC_STREAM_URL says otherwise', () => {
+      expect(options({}).publicUrl).toBeUndefined();
+      expect(options({ PUBLIC_URL: 'https://radio.example' }).publicUrl).toBe(
+        'https://radio.example',
+      );
+      expect(
+        options({ PUBLIC_URL: 'https://radio.example', PUBLIC_STREAM_URL: 'https://cdn.example' })
+          .publicUrl,
+      ).toBe('https://cdn.example');
+    });
+
+    test('MAX_CONNECTIONS_PER_CLIENT: 100 unless set', () => {
+      expect(options({}).maxConnectionsPerClient).toBe(100);
+      expect(options({ MAX_CONNECTIONS_PER_CLIENT: '500' }).maxConnectionsPerClient).toBe(500);
+      expect(() => options({ MAX_CONNECTIONS_PER_CLIENT: '0' })).toThrow(
+        /MAX_CONNECTIONS_PER_CLIENT/,
+      );
     });
   });
 
@@ -54,7 +85,10 @@ describe('options', () => {
   test('mount paths', () => {
     expect(isValidMountPath('/radio.mp3')).toBe(true);
     expect(isValidMountPath('/live/show.aac')).toBe(true);
-    for (const bad of ['', '/', 'radio', '/a b', '/../x', '/admin', '/admin/stats', '/x?y']) {
+    const refused = ['', '/', 'radio', '/a b', '/../x', '/admin', '/admin/stats', '/x?y'];
+    // Control characters could not be written in stats.xml (nor safely in a log).
+    refused.push('/a\u0001b.mp3', '/a\u001b[2J.mp3', '/a\u007f.mp3', '/a\u0085.mp3');
+    for (const bad of refused) {
       expect(isValidMountPath(bad)).toBe(false);
     }
   });

@@ -1,6 +1,7 @@
 import { type ConfigOf, type MountQuality, STATION_MOUNTS, type streamSpec } from '@radio/core';
 import { StreamConfigError } from './errors.ts';
 import type { SessionRecorderOptions } from './sessions/session-recorder.ts';
+import { SERVER_ID } from './version.ts';
 
 /** One mount point. Unconfigured mounts are created when a source pushes to them. */
 export interface MountOptions {
@@ -34,7 +35,11 @@ export interface StreamServerOptions {
   host?: string;
   /** Port (default 8000; 0 picks a free one). */
   port?: number;
-  /** The base URL listeners use (`listenurl` in stats, playlists); derived from host/port when unset. */
+  /**
+   * The base URL listeners use (`listenurl` in stats, playlists); derived from host/port when
+   * unset. PUBLIC_STREAM_URL, else PUBLIC_URL: behind a TLS proxy the mounts are on the
+   * station's own origin.
+   */
   publicUrl?: string;
   /** Default: `/radio.mp3`, `/radio.aac`, `/radio-low.mp3`. */
   mounts?: MountOptions[];
@@ -62,12 +67,20 @@ export interface StreamServerOptions {
   maxSources?: number;
   /** Pending connection queue of the listening socket (default 1024). */
   listenBacklog?: number;
+  /**
+   * Connections one client address may hold open at once (default 100): the TCP peer, or the
+   * client a trusted proxy names. More are refused with 429, so one address cannot take every
+   * socket the server has.
+   */
+  maxConnectionsPerClient?: number;
   adminUser: string;
   adminPassword: string;
   sourcePassword: string;
   /** Access and error logs go to `<dataDir>/logs/`; in memory only when unset. */
   dataDir?: string;
-  /** `Server` header and `server_id` (default `Icecast 2.4.4`, which clients recognise). */
+  /** A log file rotates at this size, 3 old ones kept (default 10 MiB). */
+  logFileBytes?: number;
+  /** `Server` header and `server_id` (default `Radio/<version> (Icecast compatible)`). */
   serverId?: string;
   /** `<host>` in stats (default: the host of the public URL). */
   hostname?: string;
@@ -86,7 +99,7 @@ export interface StreamServerOptions {
   hlsSegmentSeconds?: number;
   /** HLS sessions tracked at most (default 100,000); bounds their memory. */
   hlsMaxSessions?: number;
-  /** TRUSTED_PROXIES: addresses and CIDRs whose X-Forwarded-For names the listener. */
+  /** TRUSTED_PROXIES: addresses, CIDRs and host names whose X-Forwarded-For names the client. */
   trustedProxies?: readonly string[];
   /** Finished listener sessions kept while the api is away; beyond, the oldest go (default 100,000). */
   sessionBufferSize?: number;
@@ -105,26 +118,30 @@ export function streamOptionsFromConfig(
     | 'STREAM_HOST'
     | 'STREAM_PORT'
     | 'PUBLIC_STREAM_URL'
+    | 'PUBLIC_URL'
     | 'ADMIN_USER'
     | 'ADMIN_PASSWORD'
     | 'SOURCE_PASSWORD'
     | 'DATA_DIR'
     | 'RELAY_FROM'
     | 'MAX_LISTENERS'
+    | 'MAX_CONNECTIONS_PER_CLIENT'
     | 'HLS_SEGMENT_SECONDS'
     | 'TRUSTED_PROXIES'
   >,
 ): StreamServerOptions {
+  const publicUrl = config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL;
   return {
     host: config.STREAM_HOST,
     port: config.STREAM_PORT,
-    ...(config.PUBLIC_STREAM_URL ? { publicUrl: config.PUBLIC_STREAM_URL } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
     adminUser: config.ADMIN_USER,
     adminPassword: config.ADMIN_PASSWORD,
     sourcePassword: config.SOURCE_PASSWORD,
     dataDir: config.DATA_DIR,
     ...(config.RELAY_FROM ? { relayFrom: config.RELAY_FROM } : {}),
     ...(config.MAX_LISTENERS ? { maxListeners: config.MAX_LISTENERS } : {}),
+    maxConnectionsPerClient: config.MAX_CONNECTIONS_PER_CLIENT,
     hlsSegmentSeconds: config.HLS_SEGMENT_SECONDS,
     trustedProxies: config.TRUSTED_PROXIES,
   };
@@ -176,10 +193,12 @@ export interface ResolvedOptions {
   maxListenersPerMount: number | null;
   maxSources: number;
   listenBacklog: number;
+  maxConnectionsPerClient: number;
   adminUser: string;
   adminPassword: string;
   sourcePassword: string;
   dataDir: string | null;
+  logFileBytes: number;
   serverId: string;
   hostname: string | null;
   location: string;
@@ -198,7 +217,7 @@ export interface ResolvedOptions {
 /** A mount path a source or listener may use: `/` then printable characters, no `..`. */
 export function isValidMountPath(path: string): boolean {
   return (
-    /^\/[^\s?#\\]{1,200}$/.test(path) &&
+    /^\/[^\s?#\\\p{Cc}]{1,200}$/u.test(path) &&
     !path.split('/').includes('..') &&
     path !== '/admin' &&
     !path.startsWith('/admin/')
@@ -318,11 +337,19 @@ export function resolveOptions(options: StreamServerOptions): ResolvedOptions {
     maxListenersPerMount: optionalLimit('maxListenersPerMount', options.maxListenersPerMount),
     maxSources: integer('maxSources', options.maxSources, 32, 0, 10_000),
     listenBacklog: integer('listenBacklog', options.listenBacklog, 1024, 1, 65535),
+    maxConnectionsPerClient: integer(
+      'maxConnectionsPerClient',
+      options.maxConnectionsPerClient,
+      100,
+      1,
+      1_000_000,
+    ),
     adminUser: secret('adminUser', options.adminUser),
     adminPassword: secret('adminPassword', options.adminPassword),
     sourcePassword: secret('sourcePassword', options.sourcePassword),
     dataDir: text('dataDir', options.dataDir, null),
-    serverId: text('serverId', options.serverId, 'Icecast 2.4.4') as string,
+    logFileBytes: integer('logFileBytes', options.logFileBytes, 10 * 1024 * 1024, 4096, 2 ** 40),
+    serverId: text('serverId', options.serverId, SERVER_ID) as string,
     hostname: text('hostname', options.hostname, null),
     location: text('location', options.location, 'Earth') as string,
     adminEmail: text('adminEmail', options.adminEmail, 'admin@localhost') as string,

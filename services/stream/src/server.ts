@@ -4,12 +4,15 @@ import { hostname as machineName } from 'node:os';
 import {
   type Bus,
   componentLogger,
+  FailureLimiter,
   type Logger,
   localUrl,
+  normalizeAddress,
   type Service,
   TrustedProxies,
 } from '@radio/core';
 import { AdminActions } from './admin/actions.ts';
+import { ClientConnections } from './client-connections.ts';
 import type { ServerContext } from './context.ts';
 import { type StreamErrorCode, StreamStateError } from './errors.ts';
 import { readHead } from './head-reader.ts';
@@ -73,6 +76,7 @@ class StreamServerImpl implements StreamServer {
   readonly #http: http.Server;
   readonly #httpConnection: (socket: Socket) => void;
   readonly #sockets = new Set<Socket>();
+  readonly #connections: ClientConnections;
   readonly #publisher: ListenerCountPublisher;
   readonly #sweep: ListenerSweep;
   readonly #network: EdgeNetwork;
@@ -88,7 +92,7 @@ class StreamServerImpl implements StreamServer {
   constructor(options: ResolvedOptions, deps: StreamServerDeps) {
     const log = componentLogger(deps.logger, 'server');
     const bus = deps.bus ?? null;
-    const logs = new ServerLogs(options.dataDir, deps.logger);
+    const logs = new ServerLogs(options.dataDir, options.logFileBytes, deps.logger);
     const stats = new ServerStats();
     const sessions = new SessionRecorder(options.sessions, {
       bus,
@@ -121,10 +125,12 @@ class StreamServerImpl implements StreamServer {
       mounts,
       edges,
       proxies: new TrustedProxies(options.trustedProxies),
+      logins: new FailureLimiter(),
       sessions,
       nextId: () => nextId++,
       elsewhere: (path) => this.#network.elsewhere(path),
     };
+    this.#connections = new ClientConnections(options.maxConnectionsPerClient);
     this.#actions = new AdminActions(this.#ctx, this);
     this.#metrics = new StreamMetrics({
       snapshot: () => this.#actions.snapshot(true),
@@ -199,6 +205,8 @@ class StreamServerImpl implements StreamServer {
   async #listen(): Promise<void> {
     const { host, port, listenBacklog, publicUrl, hostname } = this.#ctx.options;
     this.#ctx.logs.open();
+    // Proxies named by host (`caddy`, `lb`) are trusted from the first connection on.
+    await this.#ctx.proxies.start();
     await new Promise<void>((resolve, reject) => {
       this.#http.once('error', reject);
       this.#http.listen({ host, port, backlog: listenBacklog }, () => {
@@ -247,21 +255,53 @@ class StreamServerImpl implements StreamServer {
       stats.record('connection-closed');
       this.#sockets.delete(socket);
     });
-    this.#readRequest(socket);
+    const peer = socket.remoteAddress;
+    if (peer === undefined) {
+      socket.destroy(); // reset before we saw it
+      return;
+    }
+    // Behind a trusted proxy the client is known once its request names it (#readRequest).
+    const viaProxy = this.#ctx.proxies.trusts(peer);
+    if (!viaProxy && !this.#admitClient(socket, normalizeAddress(peer))) return;
+    this.#readRequest(socket, !viaProxy);
   }
 
-  /** Reads a request head and routes it (again for each request of a kept-alive HLS client). */
-  #readRequest(socket: Socket): void {
+  /** Counts the connection as `client`'s, or refuses it (429) when the client has its share. */
+  #admitClient(socket: Socket, client: string): boolean {
+    if (this.#connections.take(client, socket)) return true;
+    const max = this.#ctx.options.maxConnectionsPerClient;
+    this.#ctx.logs.refusal('server', 'too many connections from one address: refused', client, {
+      max,
+    });
+    this.#reply(socket, errorReply('STREAM_CLIENT_LIMIT'));
+    return false;
+  }
+
+  /**
+   * Reads a request head and routes it (again for each request of a kept-alive HLS client).
+   * `counted`: the connection already counts as its client's (see ClientConnections).
+   */
+  #readRequest(socket: Socket, counted: boolean): void {
     const { stats, options, log } = this.#ctx;
     readHead(socket, MAX_HEAD_BYTES, options.headerTimeoutMs, (outcome) => {
       if (outcome.kind === 'gone') return;
+      if (outcome.kind === 'late') {
+        const ip = socket.remoteAddress ?? '-';
+        this.#ctx.logs.refusal('server', 'request head not complete in time: closed', ip, {
+          timeoutMs: options.headerTimeoutMs,
+        });
+        return;
+      }
       stats.record('request-read');
       if (outcome.kind === 'bad') {
         log.debug({ ip: socket.remoteAddress, reason: outcome.reason }, 'bad request');
         this.#reply(socket, errorReply(outcome.code));
         return;
       }
-      this.#route(socket, outcome.head, outcome.raw);
+      const { head, raw } = outcome;
+      const client = clientAddress(this.#ctx, socket, head) ?? '-';
+      if (!counted && !this.#admitClient(socket, client)) return;
+      this.#route(socket, head, raw);
     });
     socket.resume();
   }
@@ -274,7 +314,7 @@ class StreamServerImpl implements StreamServer {
       } else if (path.startsWith(HLS_PREFIX) && !this.#ctx.mounts.has(path)) {
         const ip = clientAddress(this.#ctx, socket, head);
         serveHls(this.#hls, this.#ctx.options.serverId, socket, head, ip, (next) =>
-          this.#readRequest(next),
+          this.#readRequest(next, true),
         );
       } else if (
         (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') &&
@@ -306,6 +346,8 @@ class StreamServerImpl implements StreamServer {
     res.on('error', ignoreError);
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
+    // The stream server speaks plain HTTP; a TLS proxy in front says so in X-Forwarded-Proto.
+    const client = this.#ctx.proxies.forwarded(socket.remoteAddress, false, req.headers);
     const finish = (reply: Reply): void => {
       this.#reply(socket, reply, method === 'HEAD');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -313,7 +355,7 @@ class StreamServerImpl implements StreamServer {
       const length =
         typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : (reply.body?.length ?? 0);
       this.#ctx.logs.access({
-        ip: socket.remoteAddress ?? '-',
+        ip: client.ip ?? '-',
         requestLine: `${method} ${target} HTTP/${req.httpVersion}`,
         status: reply.status,
         bytes: length,
@@ -323,7 +365,7 @@ class StreamServerImpl implements StreamServer {
         quiet: target === '/health' || target === '/metrics',
       });
     };
-    routeHttpRequest(req, this.#actions, this.#metrics)
+    routeHttpRequest(req, client, this.#actions, this.#metrics)
       .then(finish)
       .catch((error: unknown) => {
         this.#ctx.log.error({ err: error, method, target }, 'request failed');
@@ -342,6 +384,7 @@ class StreamServerImpl implements StreamServer {
     // A close while `listen` is under way: let it finish, or the socket would open afterwards.
     if (this.#listening) await this.#listening.catch(ignoreError);
     this.#sweep.stop();
+    this.#ctx.proxies.close();
     this.#network.close();
     this.#hls.close();
     this.#metrics.close();
@@ -355,7 +398,7 @@ class StreamServerImpl implements StreamServer {
     await new Promise((resolve) => setImmediate(resolve));
     await this.#ctx.sessions.close();
     this.#ctx.logs.event('info', 'main', 'server stopped');
-    await this.#ctx.logs.close();
+    this.#ctx.logs.close();
   }
 }
 

@@ -5,11 +5,13 @@ import type { ServerContext } from './context.ts';
 import { StreamError, type StreamErrorCode } from './errors.ts';
 import { ChunkAssembler } from './formats/chunk-assembler.ts';
 import { formatOf } from './formats/index.ts';
+import { loginLimitedReply, sendReply } from './http-reply.ts';
 import { type IceHeaders, readIceHeaders } from './ice-headers.ts';
 import type { Mount, MountSource } from './mount.ts';
 import { isValidMountPath } from './options.ts';
-import { refuse } from './raw-reply.ts';
+import { logRawRequest, refuse } from './raw-reply.ts';
 import type { RequestHead } from './request-head.ts';
+import { clientAddress } from './sessions/listener-sessions.ts';
 
 /**
  * One source connection: ffmpeg, Liquidsoap, butt ... pushing to a mount with PUT or SOURCE.
@@ -94,17 +96,23 @@ export class Source implements MountSource {
 
 /**
  * Serves a SOURCE or PUT request: admits the source and streams its body into its mount, or
- * answers with the refusal.
+ * answers with the refusal (logged once per client, reason and minute).
  */
 export function serveSource(ctx: ServerContext, socket: Socket, head: RequestHead): void {
+  const client = clientAddress(ctx, socket, head) ?? '-';
+  const wait = ctx.logins.blockedFor(client);
+  if (wait > 0) {
+    ctx.logs.refusal('source', 'too many failed logins: refused', client);
+    sendReply(socket, ctx.options.serverId, loginLimitedReply(wait), head.method === 'HEAD');
+    logRawRequest(ctx, socket, head, 429, 0, Date.now());
+    return;
+  }
   let source: Source;
   try {
-    source = admitSource(ctx, socket, head);
+    source = admitSource(ctx, socket, head, client);
   } catch (error) {
     if (!(error instanceof StreamError)) throw error;
-    ctx.logs.event('warn', 'source', `source refused on ${head.path}: ${error.message}`, {
-      ip: socket.remoteAddress,
-    });
+    ctx.logs.refusal('source', `source refused: ${error.message}`, client, { mount: head.path });
     refuse(ctx, socket, head, error.code as StreamErrorCode);
     return;
   }
@@ -113,15 +121,23 @@ export function serveSource(ctx: ServerContext, socket: Socket, head: RequestHea
 }
 
 /**
- * Checks a source request as Icecast does, in its order: credentials (401), the mount (403
- * "Mountpoint in use" when another source has it), the content type. Throws StreamError with
- * the refusal.
+ * Checks a source request as Icecast does, in its order: credentials (401, a failed login of
+ * `client`), the mount (403 "Mountpoint in use" when another source has it), the content
+ * type. Throws StreamError with the refusal.
  */
-function admitSource(ctx: ServerContext, socket: Socket, head: RequestHead): Source {
+function admitSource(
+  ctx: ServerContext,
+  socket: Socket,
+  head: RequestHead,
+  client: string,
+): Source {
   const options = ctx.options;
-  if (!checkSourceAuth(head.headers.get('authorization'), options.sourcePassword)) {
+  const authorization = head.headers.get('authorization');
+  if (!checkSourceAuth(authorization, options.sourcePassword)) {
+    if (authorization !== undefined) ctx.logins.fail(client);
     throw new StreamError('STREAM_AUTH_REQUIRED');
   }
+  ctx.logins.succeed(client);
   if (!isValidMountPath(head.path)) throw new StreamError('STREAM_BAD_MOUNT');
   if (ctx.stats.sources >= options.maxSources) throw new StreamError('STREAM_SOURCE_LIMIT');
   const configured = options.mounts.find((mount) => mount.path === head.path);

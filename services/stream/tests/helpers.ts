@@ -174,11 +174,16 @@ export interface HttpResult {
   body: string;
 }
 
-/** One HTTP request on a fresh connection (no agent, no keep-alive). */
+/** One HTTP request on a fresh connection (no agent, no keep-alive), from `localAddress`. */
 export function request(
   server: StreamServer,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    localAddress?: string;
+  } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -188,6 +193,7 @@ export function request(
         path,
         method: options.method ?? 'GET',
         headers: options.headers,
+        localAddress: options.localAddress,
         agent: false,
       },
       (res) => {
@@ -211,14 +217,15 @@ export function request(
   });
 }
 
-/** Sends raw bytes and collects the answer until the server closes (or `waitMs`). */
+/** Sends raw bytes (from `localAddress`) and collects the answer until the server closes (or `waitMs`). */
 export function rawExchange(
   port: number,
   data: string | Buffer,
   waitMs = 5000,
+  localAddress?: string,
 ): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(data));
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => socket.write(data));
     const parts: Buffer[] = [];
     let done = false;
     const finish = (closed: boolean): void => {
@@ -361,6 +368,36 @@ export function decodeErrors(file: string): Promise<string[]> {
       resolve(text.split('\n').filter((line) => line.trim() !== ''));
     });
   });
+}
+
+/**
+ * A raw SOURCE on `mount` pushing silent MP3 frames at about real time (128 kbit/s) until the
+ * test's resources are disposed; resolves once the server has accepted it.
+ */
+export async function frameSource(
+  resources: Resources,
+  server: StreamServer,
+  mount: string,
+): Promise<net.Socket> {
+  const frames = mp3Frames(400);
+  const socket = resources.socket(net.connect(server.port, '127.0.0.1'));
+  socket.on('error', () => {});
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(
+    `SOURCE ${mount} HTTP/1.0\r\nAuthorization: ${SOURCE_AUTH}\r\nContent-Type: audio/mpeg\r\n\r\n`,
+  );
+  await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+  // A burst's worth at once, so a listener has audio (and an ICY block) at once.
+  socket.write(frames.subarray(0, 80_000));
+  let offset = 80_000;
+  const timer = setInterval(() => {
+    if (offset + 4000 > frames.length) offset = 0;
+    socket.write(frames.subarray(offset, offset + 4000));
+    offset += 4000;
+  }, 250);
+  resources.onCleanup(() => clearInterval(timer));
+  socket.on('close', () => clearInterval(timer));
+  return socket;
 }
 
 /** `count` silent MPEG-1 Layer III frames, 128 kbit/s 44.1 kHz stereo (417/418 bytes). */

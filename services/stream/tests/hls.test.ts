@@ -31,7 +31,8 @@ let server: StreamServer;
 let base: string;
 
 beforeAll(async () => {
-  server = await resources.server({ hlsSegmentSeconds: 1 }, bus);
+  // The 100 players below all come from 127.0.0.1, over fetch's pool of connections.
+  server = await resources.server({ hlsSegmentSeconds: 1, maxConnectionsPerClient: 1000 }, bus);
   base = `http://127.0.0.1:${server.port}`;
   pushSine(resources, server, { mount: '/radio.aac', codec: 'aac' });
   pushSine(resources, server, { mount: '/radio.mp3' });

@@ -110,6 +110,10 @@ export const variables = {
     z.coerce.number().int().min(1).max(1_000_000),
     'listeners this node serves (1 or more) before it sends new ones on with a 302',
   ),
+  MAX_CONNECTIONS_PER_CLIENT: variable(
+    z.coerce.number().int().min(1).max(1_000_000).default(100),
+    'connections one client address may hold open at once on the stream port, 1 or more (default 100)',
+  ),
   HLS_SEGMENT_SECONDS: variable(
     z.coerce.number().int().min(1).max(10).default(2),
     'seconds of audio per HLS segment, 1 to 10',

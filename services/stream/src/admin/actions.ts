@@ -1,4 +1,4 @@
-import type { ListenerCounts } from '@radio/core';
+import type { FailureLimiter, ListenerCounts } from '@radio/core';
 import type { ServerContext } from '../context.ts';
 import { StreamError } from '../errors.ts';
 import type { ServerLogs } from '../logs.ts';
@@ -22,6 +22,8 @@ export interface ListenAddress {
 export class AdminActions {
   readonly options: ResolvedOptions;
   readonly logs: ServerLogs;
+  /** Failed admin logins per client (shared with the sources' logins). */
+  readonly logins: FailureLimiter;
   readonly #stats: ServerStats;
   readonly #mounts: MountRegistry;
   readonly #address: ListenAddress;
@@ -30,6 +32,7 @@ export class AdminActions {
   constructor(ctx: ServerContext, address: ListenAddress) {
     this.options = ctx.options;
     this.logs = ctx.logs;
+    this.logins = ctx.logins;
     this.#stats = ctx.stats;
     this.#mounts = ctx.mounts;
     this.#address = address;

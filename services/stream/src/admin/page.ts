@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { escapeHtml as e } from '../http-reply.ts';
 import type { ListenerSnapshot, MountSnapshot, ServerSnapshot } from '../stats.ts';
 import { byPath } from './stats-xml.ts';
@@ -116,6 +117,22 @@ pre{background:#fff;border:1px solid #e3e3ea;padding:.6rem;overflow-x:auto;font-
  * user is typing in a form. Without JavaScript the <noscript> meta refresh reloads the page.
  */
 const SCRIPT = `(function(){var busy=false;setInterval(function(){if(busy||document.hidden)return;var a=document.activeElement;if(a&&a.closest&&a.closest('form')&&a.tagName!=='BUTTON')return;busy=true;fetch('/admin/',{credentials:'same-origin',cache:'no-store'}).then(function(r){return r.ok?r.text():null}).then(function(html){if(!html)return;var next=new DOMParser().parseFromString(html,'text/html').getElementById('admin');var now=document.getElementById('admin');if(next&&now)now.replaceWith(next);}).catch(function(){}).finally(function(){busy=false;});},3000);})();`;
+
+const sha256 = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * Sent with every answer under /admin/. The page may run its own inline style and script and
+ * fetch and post to this server, nothing else: a title or user agent that slipped past the
+ * escaping could not run a script. No site may frame it (a framed page's buttons could be
+ * clicked for the admin), and its address does not leak to the links it shows.
+ */
+export const ADMIN_SECURITY_HEADERS: readonly string[] = [
+  `Content-Security-Policy: default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  'X-Frame-Options: DENY',
+  'X-Content-Type-Options: nosniff',
+  'Referrer-Policy: same-origin',
+];
 
 /** `/admin/`: the whole status and every action, readable and usable without JavaScript. */
 export function adminPage(data: AdminPageData): string {

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { checkAdminAuth, checkSourceAuth } from '../auth.ts';
 import { isStreamErrorCode, StreamError } from '../errors.ts';
-import { errorReply, type Reply } from '../http-reply.ts';
+import { errorReply, loginLimitedReply, type Reply } from '../http-reply.ts';
 import { edgeReportReply } from '../relay/edge-route.ts';
 import type { AdminActions } from './actions.ts';
-import { adminPage } from './page.ts';
+import { ADMIN_SECURITY_HEADERS, adminPage } from './page.ts';
 import {
   iceResponseXml,
   listClientsXml,
@@ -22,7 +22,12 @@ export interface AdminRequest {
   /** The raw query (and form body), for parameters whose bytes matter (`song` with `charset`). */
   rawQuery: string;
   authorization: string | undefined;
-  /** `Origin`/`Referer`/`Sec-Fetch-Site` and `Host`, to refuse cross-site form posts. */
+  /** The client's address (trusted proxies accounted for): failed logins count per client. */
+  client: string;
+  /**
+   * `Origin` (else `Referer`), `Sec-Fetch-Site` and the Host asked for (a trusted proxy's
+   * X-Forwarded-Host first), to refuse what another site's page makes a browser send.
+   */
   origin: string | undefined;
   host: string | undefined;
   fetchSite: string | undefined;
@@ -70,6 +75,19 @@ const MOUNT_COMMANDS = new Map<string, (command: MountCommand) => Reply>([
   ['updatemetadata', updateMetadata],
 ]);
 
+/**
+ * Commands that change what the server does (titles, sources, listeners, the edges' counts):
+ * refused when another site's page is behind the request, whatever its method, since a link
+ * or an image on any page makes the browser send a GET with the admin's credentials.
+ */
+const STATE_CHANGING = new Set([
+  'metadata',
+  'killsource',
+  'moveclients',
+  'killclient',
+  'edge-listeners',
+]);
+
 /** Whether `command` (the path after /admin/) names a command: for bounded metric labels. */
 export function isAdminCommand(command: string): boolean {
   const base = command.endsWith('.xsl') ? command.slice(0, -4) : command;
@@ -79,22 +97,26 @@ export function isAdminCommand(command: string): boolean {
 /**
  * Icecast's admin commands. A command with `.xsl` is the HTML form of it in Icecast; here the
  * HTML is the one admin page, so those do the action and redirect back to it with the result,
- * which makes the page's forms work without JavaScript.
+ * which makes the page's forms work without JavaScript. Every answer carries the page's
+ * security headers.
  */
 export function handleAdmin(req: AdminRequest, actions: AdminActions): Reply {
-  const { options } = actions;
+  const reply = answer(req, actions);
+  return { ...reply, late: [...(reply.late ?? []), ...ADMIN_SECURITY_HEADERS] };
+}
+
+function answer(req: AdminRequest, actions: AdminActions): Reply {
   const command = req.command;
   const base = command.endsWith('.xsl') ? command.slice(0, -4) : command;
   const html = command.endsWith('.xsl') || command === '' || command === 'index.html';
-
-  const isAdmin = checkAdminAuth(req.authorization, options.adminUser, options.adminPassword);
-  // Title updates also take the source credentials: encoders (Liquidsoap, ffmpeg scripts)
-  // send them with what they use to stream.
-  const mayUpdateMetadata =
-    base === 'metadata' && checkSourceAuth(req.authorization, options.sourcePassword);
-  if (!isAdmin && !mayUpdateMetadata) return errorReply('STREAM_AUTH_REQUIRED');
-  if (req.method === 'POST' && isCrossSite(req)) return errorReply('ADMIN_CROSS_SITE');
-
+  const refusal = checkLogin(req, base, actions);
+  if (refusal !== null) return refusal;
+  if ((req.method === 'POST' || STATE_CHANGING.has(base)) && isCrossSite(req)) {
+    actions.logs.refusal('admin', 'cross-site admin request refused', req.client, {
+      command: base,
+    });
+    return errorReply('ADMIN_CROSS_SITE');
+  }
   try {
     const serverCommand = SERVER_COMMANDS.get(base);
     if (serverCommand) return serverCommand({ req, actions, html });
@@ -109,6 +131,32 @@ export function handleAdmin(req: AdminRequest, actions: AdminActions): Reply {
       return errorReply(error.code);
     throw error;
   }
+}
+
+/**
+ * The credentials, within the failure limit: null when the request may go on. A client with
+ * too many failures is refused until its window ends, even with the right password, or
+ * guessing could go on and tell a right guess by its answer.
+ */
+function checkLogin(req: AdminRequest, base: string, actions: AdminActions): Reply | null {
+  const { options, logins } = actions;
+  const wait = logins.blockedFor(req.client);
+  if (wait > 0) {
+    actions.logs.refusal('admin', 'too many failed logins: refused', req.client);
+    return loginLimitedReply(wait);
+  }
+  const isAdmin = checkAdminAuth(req.authorization, options.adminUser, options.adminPassword);
+  // Title updates also take the source credentials: encoders (Liquidsoap, ffmpeg scripts)
+  // send them with what they use to stream.
+  const mayUpdateMetadata =
+    base === 'metadata' && checkSourceAuth(req.authorization, options.sourcePassword);
+  if (isAdmin || mayUpdateMetadata) {
+    logins.succeed(req.client);
+    return null;
+  }
+  // A first request without credentials is how a browser asks for the login box.
+  if (req.authorization !== undefined) logins.fail(req.client);
+  return errorReply('STREAM_AUTH_REQUIRED');
 }
 
 function stats({ req, actions, html }: Command): Reply {
@@ -222,9 +270,14 @@ function redirect(message?: string): Reply {
   };
 }
 
-/** A form post from another site (the browser sends the admin's credentials along). */
+/**
+ * A request another site's page made the browser send (with the admin's credentials): what
+ * Sec-Fetch-Site says (`same-site` too: another host of the domain is another program), or,
+ * from browsers without it, an Origin or Referer naming another host. Source clients and
+ * scripts send none of these.
+ */
 function isCrossSite(req: AdminRequest): boolean {
-  if (req.fetchSite === 'cross-site') return true;
+  if (req.fetchSite === 'cross-site' || req.fetchSite === 'same-site') return true;
   if (!req.origin || req.origin === 'null' || !req.host) return req.origin === 'null';
   try {
     return new URL(req.origin).host !== req.host;
