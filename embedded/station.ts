@@ -11,6 +11,7 @@ import {
   embeddedSpec,
   ffmpegVersion,
   type Logger,
+  listenerStreamBase,
   localUrl,
   locateFfmpeg,
   type Service,
@@ -114,7 +115,7 @@ async function startServices(
       port: stream.port,
       family: family(config.STREAM_HOST),
     }),
-    PUBLIC_STREAM_URL: config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL,
+    PUBLIC_STREAM_URL: listenerStreamBase(config.PUBLIC_STREAM_URL, config.PUBLIC_URL),
   };
   // Each service keeps its own metrics registry, served on its own port (the scheduler's on the
   // live port), as when they run in their own containers.

@@ -2,29 +2,33 @@
 # shellcheck disable=SC2016 # single-quoted $0 and $2 below are awk's, not the shell's
 # Builds the station's base images from Debian packages only, for hosts that cannot reach a
 # container registry (air-gapped stations, CI here): a minimal bookworm rootfs made with
-# debootstrap and `docker import`ed once, then node, redis, postgres, haproxy and prometheus
-# images built on it with the classic builder. docker-compose.yml uses them through NODE_IMAGE,
-# REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE (the scale profile's balancer) and PROMETHEUS_IMAGE
-# (the monitoring profile) in place of the official images. A stage whose image exists is skipped, so a second run takes seconds; --rebuild builds
-# everything again from scratch.
+# debootstrap and `docker import`ed once, then node, redis, postgres, haproxy, prometheus and
+# caddy images built on it with the classic builder. docker-compose.yml uses them through
+# NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE (the scale profile's balancer),
+# PROMETHEUS_IMAGE (the monitoring profile) and CADDY_IMAGE (the tls profile's HTTPS proxy) in
+# place of the official images. A stage whose image exists is skipped, so a second run takes
+# seconds; --rebuild builds everything again from scratch.
 set -euo pipefail
 
 usage() {
   cat <<EOF
 Usage: scripts/build-offline-images.sh [options]
 
-Builds local stand-ins for the official node, redis, postgres, haproxy and prometheus images
-from Debian packages.
+Builds local stand-ins for the official node, redis, postgres, haproxy, prometheus and caddy
+images from Debian packages.
 
 Options:
   --rebuild        build every stage again (fresh debootstrap, no layer cache)
-  --only LIST      comma-separated stages to build: base,node,redis,postgres,haproxy,prometheus
+  --only LIST      comma-separated stages to build:
+                   base,node,redis,postgres,haproxy,prometheus,caddy
                    (default: all; a stage's missing base is built too)
   --verify         after building, check each image works (node + npm through the registry,
                    redis-cli ping, postgres creating its user and database and accepting a
                    password login from another container, haproxy accepting the scale
                    profile's docker/haproxy/haproxy.cfg and answering with it, prometheus
-                   accepting the monitoring profile's configuration and rules and serving)
+                   accepting the monitoring profile's configuration and rules and serving,
+                   caddy accepting the tls profile's docker/caddy/Caddyfile and serving HTTPS
+                   with its internal CA, HSTS and the redirect from HTTP)
   --print-env      print the image variables for docker-compose (NODE_IMAGE=... and so on)
   -h, --help       show this help
 
@@ -53,18 +57,19 @@ REDIS_IMAGE="$PREFIX/redis:7"
 POSTGRES_IMAGE="$PREFIX/postgres:15"
 HAPROXY_IMAGE="$PREFIX/haproxy:2.6"
 PROMETHEUS_IMAGE="$PREFIX/prometheus:2.42"
+CADDY_IMAGE="$PREFIX/caddy:2.6"
 
 rebuild=0
 verify=0
 print_env=0
-only="base,node,redis,postgres,haproxy,prometheus"
+only="base,node,redis,postgres,haproxy,prometheus,caddy"
 while [ $# -gt 0 ]; do
   case "$1" in
     --rebuild) rebuild=1 ;;
     --verify) verify=1 ;;
     --print-env) print_env=1 ;;
     --only)
-      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres,haproxy,prometheus)" >&2; exit 2; }
+      [ $# -ge 2 ] || { echo "error: --only needs a list (base,node,redis,postgres,haproxy,prometheus,caddy)" >&2; exit 2; }
       only="$2"
       shift
       ;;
@@ -75,16 +80,23 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# The image variables for .env, each line after `indent`.
+print_images() {
+  local indent="$1" name
+  for name in NODE_IMAGE REDIS_IMAGE POSTGRES_IMAGE HAPROXY_IMAGE PROMETHEUS_IMAGE CADDY_IMAGE; do
+    printf '%s%s=%s\n' "$indent" "$name" "${!name}"
+  done
+}
+
 if [ "$print_env" = 1 ]; then
-  printf 'NODE_IMAGE=%s\nREDIS_IMAGE=%s\nPOSTGRES_IMAGE=%s\nHAPROXY_IMAGE=%s\nPROMETHEUS_IMAGE=%s\n' \
-    "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE" "$PROMETHEUS_IMAGE"
+  print_images ''
   exit 0
 fi
 
 for stage in ${only//,/ }; do
   case "$stage" in
-    base | node | redis | postgres | haproxy | prometheus) ;;
-    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres,haproxy,prometheus)" >&2; exit 2 ;;
+    base | node | redis | postgres | haproxy | prometheus | caddy) ;;
+    *) echo "error: unknown stage '$stage' in --only (known: base,node,redis,postgres,haproxy,prometheus,caddy)" >&2; exit 2 ;;
   esac
 done
 wanted() { [[ ",$only," == *",$1,"* ]]; }
@@ -94,8 +106,8 @@ wanted() { [[ ",$only," == *",$1,"* ]]; }
 script_started=$(date +%s)
 stage_started=0
 stage_no=0
-stage_count=6
-[ "$verify" = 1 ] && stage_count=7
+stage_count=7
+[ "$verify" = 1 ] && stage_count=8
 
 die() { echo "error: $*" >&2; exit 1; }
 stage() {
@@ -306,7 +318,7 @@ build_node() {
   stage_done "built $NODE_IMAGE ($node_version)"
 }
 
-# ---- stages: redis, postgres, haproxy, prometheus ---------------------------------------------
+# ---- stages: redis, postgres, haproxy, prometheus, caddy ---------------------------------------
 
 build_simple() {
   local name="$1" image="$2" what="$3"
@@ -332,7 +344,7 @@ build_simple() {
 
 verify_tag="verify-$$"
 verify_cleanup() {
-  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" "haproxy-$verify_tag" "prometheus-$verify_tag" >/dev/null 2>&1 || true
+  docker rm -f -v "redis-$verify_tag" "postgres-$verify_tag" "haproxy-$verify_tag" "prometheus-$verify_tag" "caddy-$verify_tag" >/dev/null 2>&1 || true
   docker network rm "net-$verify_tag" >/dev/null 2>&1 || true
 }
 
@@ -345,6 +357,30 @@ wait_for() {
     sleep 1
   done
   die "$what did not come up in ${tries}s"
+}
+
+# The tls profile's Caddyfile, offline: Caddy's internal CA signs localhost; HTTP redirects, the
+# HTTPS site answers with HSTS (its upstreams are absent here, so /metrics, which Caddy itself
+# answers, is what is asked for).
+verify_caddy() {
+  local site="$ROOT/docker/caddy/Caddyfile:/etc/caddy/Caddyfile:ro" out
+  local root_crt=/data/caddy/pki/authorities/local/root.crt
+  out="$(docker run --rm -e PUBLIC_HOST=localhost -v "$site" "$CADDY_IMAGE" \
+    caddy validate --config /etc/caddy/Caddyfile --adapter caddyfile 2>&1)" ||
+    die "caddy image: docker/caddy/Caddyfile refused: $(printf '%s' "$out" | tail -n 3)"
+  docker run -d --name "caddy-$verify_tag" -e PUBLIC_HOST=localhost -v "$site" "$CADDY_IMAGE" >/dev/null
+  wait_for "caddy" 60 sh -c "[ \"\$(docker inspect --format '{{.State.Health.Status}}' caddy-$verify_tag)\" = healthy ]"
+  out="$(docker exec "caddy-$verify_tag" wget -S --max-redirect=0 -O /dev/null http://localhost/x 2>&1 || true)"
+  printf '%s' "$out" | grep -q 'HTTP/1.1 308' && printf '%s' "$out" | grep -q 'Location: https://localhost/x' ||
+    die "caddy image: http://localhost/x is no redirect to HTTPS: $out"
+  wait_for "caddy's certificate for localhost" 60 docker exec "caddy-$verify_tag" sh -c \
+    "wget -S -O /dev/null --ca-certificate=$root_crt https://localhost/metrics 2>&1 | grep -q 'HTTP/1.1 404'"
+  out="$(docker exec "caddy-$verify_tag" sh -c "wget -S -O /dev/null --ca-certificate=$root_crt https://localhost/metrics 2>&1; grep ^Uid: /proc/1/status; caddy version" || true)"
+  printf '%s' "$out" | grep -q 'Strict-Transport-Security: max-age=' ||
+    die "caddy image: no Strict-Transport-Security over HTTPS: $out"
+  printf '%s' "$out" | grep -Eq '^Uid:[[:space:]]+0[[:space:]]' && die "caddy image: caddy runs as root"
+  note "caddy: $(printf '%s' "$out" | tail -n 1 | cut -d' ' -f1), the tls profile's Caddyfile valid; HTTPS for localhost from its internal CA with HSTS, HTTP redirected, not root"
+  docker rm -f -v "caddy-$verify_tag" >/dev/null
 }
 
 verify_images() {
@@ -426,6 +462,8 @@ verify_images() {
     note "prometheus: $(printf '%s' "$out" | head -n 1 | cut -d' ' -f1-3), the monitoring profile's configuration and rules valid and serving, not root"
     docker rm -f -v "prometheus-$verify_tag" >/dev/null
   fi
+
+  wanted caddy && verify_caddy
   verify_cleanup
   trap - EXIT
   stage_done "all good"
@@ -461,8 +499,13 @@ else
   stage "prometheus $PROMETHEUS_IMAGE"
   stage_done "not selected"
 fi
+if wanted caddy; then
+  build_simple caddy "$CADDY_IMAGE" "Debian's caddy (2.6), non-root, certificates in /data"
+else
+  stage "caddy $CADDY_IMAGE"
+  stage_done "not selected"
+fi
 [ "$verify" = 1 ] && verify_images
 
 printf '\nDone in %ss. For docker-compose:\n' "$(($(date +%s) - script_started))"
-printf '  NODE_IMAGE=%s\n  REDIS_IMAGE=%s\n  POSTGRES_IMAGE=%s\n  HAPROXY_IMAGE=%s\n  PROMETHEUS_IMAGE=%s\n' \
-  "$NODE_IMAGE" "$REDIS_IMAGE" "$POSTGRES_IMAGE" "$HAPROXY_IMAGE" "$PROMETHEUS_IMAGE"
+print_images '  '

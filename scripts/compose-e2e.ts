@@ -3,20 +3,23 @@
 // .env from .env.example into a temporary project folder (fresh secrets, free ports, a music
 // folder with demo tracks), brings the whole stack up with `docker-compose up -d --build` under
 // a unique project name, waits for every service to be healthy, checks each interface from this
-// host, runs radioctl's ps, logs, add and restart against it, then starts the `scale` profile (two
-// edge relays behind HAProxy), spreads 20 listeners through the balancer, stops an edge and
-// times its listeners' return, starts the `monitoring` profile (Prometheus: every target up,
-// promtool on each service's /metrics, the configuration and the rules), and takes it all down
-// with its volumes and images. Every stage
-// prints its time; a failure prints the services' last lines.
+// host (the first admin made with the setup code `radioctl status` shows), checks the careful
+// defaults (Redis password, the apps' PostgreSQL role, 12-character passwords), runs radioctl's
+// ps, logs, add and restart against it, then starts the `scale` profile (two edge relays behind
+// HAProxy), spreads 20 listeners through the balancer, stops an edge and times its listeners'
+// return, starts the `monitoring` profile (Prometheus: every target up, promtool on each
+// service's /metrics, the configuration and the rules), then starts afresh with the `tls`
+// profile (Caddy on https://localhost:PORT: Chromium trusting Caddy's root makes the first admin,
+// signs in, uploads and plays /radio.mp3 and HLS over HTTPS; a listener's first byte through
+// Caddy beside the stream port's), and takes it all down with its volumes and images. Every
+// stage prints its time; a failure prints the services' last lines.
 //
 // Usage: pnpm test:compose [--keep] [--keep-images] [--no-offline-images]
 //   --keep               leave the stack (and the temporary folder) up at the end or on failure
 //   --keep-images        keep the four service images (the next run builds from their layers)
-//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE and
-//                        PROMETHEUS_IMAGE from the
-//                        environment (default: the official images) instead of building the
-//                        offline ones
+//   --no-offline-images  use NODE_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE, HAPROXY_IMAGE,
+//                        PROMETHEUS_IMAGE and CADDY_IMAGE from the environment (default: the
+//                        official images) instead of building the offline ones
 // Environment: COMPOSE_CMD (default `docker-compose`, else `docker compose`), OFFLINE_IMAGE_PREFIX
 // and the other variables of scripts/build-offline-images.sh.
 import { type SpawnOptions, spawn } from 'node:child_process';
@@ -31,8 +34,18 @@ import { locateFfmpeg, STATION_MOUNTS, type StationMount } from '@radio/core';
 import { generateDemoLibrary } from '@radio/core/demo-library';
 import { generateTrack } from '@radio/core/test-audio';
 import { waitFor } from '@radio/core/testing';
+import { checkCarefulDefaults } from './compose-e2e-defaults.ts';
+import { compareFirstBytes, type Figures } from './compose-e2e-first-byte.ts';
 import { StreamListener } from './compose-e2e-listener.ts';
 import { checkMonitoring } from './compose-e2e-monitoring.ts';
+import {
+  browseOverHttps,
+  checkForeignOrigin,
+  checkRedirect,
+  type TlsSite,
+  type TlsTools,
+  trustCaddyRoot,
+} from './compose-e2e-tls.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
@@ -48,6 +61,10 @@ const MOVE_LIMIT_MS = 5000;
 
 const HEALTH_TIMEOUT_S = 240;
 const PASSWORD = 'correct horse battery staple';
+/** Every profile, so that a `down` takes their containers too in every compose version. */
+const PROFILES = ['--profile', 'scale', '--profile', 'monitoring', '--profile', 'tls'];
+/** First bytes of /radio.mp3 taken through Caddy and on the stream port, each. */
+const FIRST_BYTE_TRIES = 20;
 
 // ---- options ------------------------------------------------------------------------------
 
@@ -179,7 +196,7 @@ function check(condition: unknown, message: string): asserts condition {
 // ---- stages -------------------------------------------------------------------------------
 
 const timings: Array<{ name: string; seconds: number; ok: boolean }> = [];
-const STAGE_COUNT = 20;
+const STAGE_COUNT = 25;
 
 async function stage<T>(name: string, body: () => Promise<T>): Promise<T> {
   console.log(`\n==> [${timings.length + 1}/${STAGE_COUNT}] ${name}`);
@@ -210,6 +227,8 @@ const secret = (): string => randomBytes(18).toString('hex');
 let folder = '';
 let envFile = '';
 let envValues: Record<string, string> = {};
+/** .env files with ADMIN_PASSWORD or SOURCE_PASSWORD one character too short, by variable. */
+const shortEnvFiles: Record<string, string> = {};
 let composeCommand: string[] = ['docker-compose'];
 let stackStarted = false;
 /** Image ids the classic builder printed (` ---> id`) while building the stack. */
@@ -264,7 +283,7 @@ function compose(args: string[], options: RunOptions = {}, file = envFile): Prom
 }
 
 function takeDownCommand(): string {
-  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} --profile scale --profile monitoring down -v --rmi local`;
+  return `${composeCommand.join(' ')} -f ${COMPOSE_FILE} -p ${project} --env-file ${envFile} ${PROFILES.join(' ')} down -v --rmi local`;
 }
 
 function radioctl(args: string[], options: RunOptions = {}): Promise<RunResult> {
@@ -485,8 +504,8 @@ let livePort = 0;
 /** The monitoring profile's Prometheus, published on 127.0.0.1. */
 let prometheusPort = 0;
 /**
- * The session of the station's first user: with REGISTRATION=open (the example's), the first
- * account registered becomes the admin, and ADMIN_USER is the stream server's login only.
+ * The session of the station's first admin, made with the setup code the api logged (nobody
+ * becomes admin by registering); ADMIN_USER is the stream server's login only.
  */
 let adminCookie = '';
 
@@ -604,30 +623,81 @@ async function api(
   return { response, json };
 }
 
+interface PendingSetup {
+  code: string;
+  webUrl: string | null;
+}
+
+/** `radioctl status --json`: the setup code while the station has no admin, and where to use it. */
+async function pendingSetup(): Promise<PendingSetup | null> {
+  const json = JSON.parse((await radioctl(['--json', 'status'])).stdout) as {
+    setup?: PendingSetup | null;
+  };
+  return json.setup ?? null;
+}
+
+function errorCode(json: Record<string, unknown>): string | undefined {
+  return (json.error as { code?: string } | undefined)?.code;
+}
+
+/**
+ * What an operator does after the first start: the setup code from `radioctl status`, the first
+ * admin made with it (a wrong code refused, a second use too), and no code shown after that.
+ * Returns the admin's session cookie.
+ */
+async function makeFirstAdmin(username: string): Promise<string> {
+  const before = await api('/auth-status');
+  check(before.json.setupRequired === true, `/auth-status: ${JSON.stringify(before.json)}`);
+  const setup = await pendingSetup();
+  check(setup, 'radioctl status --json shows no setup code while the station has no admin');
+  const attempt = (code: string) =>
+    api('/auth/setup', { method: 'POST', body: { code, username, password: PASSWORD } });
+  const wrong = await attempt(`${setup.code}x`);
+  check(
+    wrong.response.status === 403 && errorCode(wrong.json) === 'API_SETUP_CODE_INVALID',
+    `a wrong setup code: ${wrong.response.status} ${JSON.stringify(wrong.json)}`,
+  );
+  const made = await attempt(setup.code);
+  check(
+    made.response.status === 201,
+    `POST /auth/setup answered ${made.response.status}: ${JSON.stringify(made.json)}`,
+  );
+  const role = (made.json.user as { role?: string } | undefined)?.role;
+  check(role === 'admin', `the account made with the setup code is ${role}, not admin`);
+  const cookie = cookieOf(made.response);
+  check(cookie !== '', 'POST /auth/setup set no session cookie');
+  const again = await attempt(setup.code);
+  check(
+    again.response.status === 409 && errorCode(again.json) === 'API_SETUP_DONE',
+    `the setup code used again: ${again.response.status} ${JSON.stringify(again.json)}`,
+  );
+  const after = await api('/auth-status');
+  check(after.json.setupRequired === false, `/auth-status after: ${JSON.stringify(after.json)}`);
+  // The api's "first admin created" line reaches the container's log a moment later.
+  await waitFor(
+    'radioctl status to show no setup code',
+    async () => (await pendingSetup()) === null,
+    30_000,
+    500,
+  );
+  note(
+    `radioctl status: setup code ${setup.code.slice(0, 4)}… for ${setup.webUrl}; ${username} made admin with it (wrong code 403, used again 409), then no code shown`,
+  );
+  return cookie;
+}
+
 // ---- teardown and diagnostics ---------------------------------------------------------------
 
 async function diagnostics(): Promise<void> {
   try {
     const states = await stackState();
     console.log(`\n    containers: ${describeStates(states)}`);
-    for (const service of [...SERVICES, ...SCALE_SERVICES, 'prometheus']) {
+    for (const service of [...SERVICES, ...SCALE_SERVICES, 'prometheus', 'caddy']) {
       if (!states.has(service)) continue;
-      const logs = await compose(
-        [
-          '--profile',
-          'scale',
-          '--profile',
-          'monitoring',
-          'logs',
-          '--no-color',
-          '--tail=25',
-          service,
-        ],
-        {
-          allowFail: true,
-          timeoutMs: 60_000,
-        },
-      );
+      const logs = await compose([...PROFILES, 'logs', '--no-color', '--tail=25', service], {
+        allowFail: true,
+        timeoutMs: 60_000,
+      });
       console.log(`\n    --- last lines of ${service}\n${lastLines(logs.output, 25)}`);
     }
   } catch (error) {
@@ -638,9 +708,7 @@ async function diagnostics(): Promise<void> {
 async function teardown(): Promise<void> {
   if (!stackStarted) return;
   stackStarted = false;
-  // With the profiles, so that their containers go too in every compose version.
-  const profiles = ['--profile', 'scale', '--profile', 'monitoring'];
-  const args = [...profiles, 'down', '-v', '--remove-orphans', '--timeout', '10'];
+  const args = [...PROFILES, 'down', '-v', '--remove-orphans', '--timeout', '10'];
   if (!keepImages) args.push('--rmi', 'local');
   const down = await compose(args, { allowFail: true, timeoutMs: 5 * 60_000 });
   if (down.code !== 0)
@@ -825,6 +893,59 @@ async function moveListeners(
   );
 }
 
+// ---- the tls stages -----------------------------------------------------------------------
+
+const tlsTools: TlsTools = {
+  run: (command, args, options = {}) => run(command, args, { timeoutMs: 60_000, ...options }),
+  note,
+  check,
+};
+
+/**
+ * The stack again from nothing (its volumes removed: a first start, no admin), now with the tls
+ * profile: PUBLIC_HOST=localhost on free ports, PUBLIC_URL and PUBLIC_STREAM_URL its origin.
+ */
+async function startTlsStack(): Promise<{ site: TlsSite; caddy: string }> {
+  await compose([...PROFILES, 'down', '-v', '--remove-orphans', '--timeout', '10'], {
+    timeoutMs: 5 * 60_000,
+  });
+  const httpsPort = await freePort();
+  let httpPort = await freePort();
+  while (httpPort === httpsPort) httpPort = await freePort();
+  const site: TlsSite = {
+    origin: `https://localhost:${httpsPort}`,
+    host: 'localhost',
+    httpsPort,
+    httpPort,
+  };
+  const env = envFrom(await readFile(envFile, 'utf8'), {
+    PUBLIC_HOST: site.host,
+    HTTPS_PUBLISH_PORT: String(httpsPort),
+    HTTP_PUBLISH_PORT: String(httpPort),
+    PUBLIC_URL: site.origin,
+    PUBLIC_STREAM_URL: site.origin,
+  });
+  await writeFile(envFile, env, { mode: 0o600 });
+  envValues = parseEnv(env);
+  await compose(['--profile', 'tls', 'up', '-d'], {
+    timeoutMs: 10 * 60_000,
+    show: (line) => (/^(Creating |Starting |^ERROR)/.test(line) ? line : null),
+  });
+  await waitHealthy(HEALTH_TIMEOUT_S);
+  const [caddy] = await waitFor(
+    'caddy healthy',
+    async () => {
+      const found = await containersOf('caddy');
+      return found[0]?.health === 'healthy' && found;
+    },
+    HEALTH_TIMEOUT_S * 1000,
+    1000,
+  );
+  check(caddy, 'no caddy container');
+  note(`${caddy.name} healthy: ${site.origin}/ (HTTPS), http://localhost:${httpPort}/ (redirects)`);
+  return { site, caddy: caddy.id };
+}
+
 // ---- the run ------------------------------------------------------------------------------
 
 const started = performance.now();
@@ -877,6 +998,7 @@ try {
         POSTGRES_IMAGE: process.env.POSTGRES_IMAGE || 'postgres:15-bookworm',
         HAPROXY_IMAGE: process.env.HAPROXY_IMAGE || 'haproxy:2.6-bookworm',
         PROMETHEUS_IMAGE: process.env.PROMETHEUS_IMAGE || 'prom/prometheus:v2.42.0',
+        CADDY_IMAGE: process.env.CADDY_IMAGE || 'caddy:2.6',
       };
     }
     const script = join(ROOT, 'scripts/build-offline-images.sh');
@@ -887,7 +1009,8 @@ try {
         printed.REDIS_IMAGE &&
         printed.POSTGRES_IMAGE &&
         printed.HAPROXY_IMAGE &&
-        printed.PROMETHEUS_IMAGE,
+        printed.PROMETHEUS_IMAGE &&
+        printed.CADDY_IMAGE,
       'build-offline-images.sh --print-env printed no images',
     );
     return {
@@ -896,6 +1019,7 @@ try {
       POSTGRES_IMAGE: printed.POSTGRES_IMAGE,
       HAPROXY_IMAGE: printed.HAPROXY_IMAGE,
       PROMETHEUS_IMAGE: printed.PROMETHEUS_IMAGE,
+      CADDY_IMAGE: printed.CADDY_IMAGE,
     };
   });
 
@@ -943,6 +1067,7 @@ try {
       HAPROXY_IMAGE: images.HAPROXY_IMAGE as string,
       PROMETHEUS_IMAGE: images.PROMETHEUS_IMAGE as string,
       PROMETHEUS_PUBLISH_PORT: String(prometheusPort),
+      CADDY_IMAGE: images.CADDY_IMAGE as string,
     };
     const env = envFrom(example, {
       ...Object.fromEntries(placeholders.map(([key]) => [key, secret()])),
@@ -953,6 +1078,12 @@ try {
     envValues = parseEnv(env);
     // The untouched example (with this host's images, ports and music): must not start.
     await writeFile(join(folder, 'example.env'), envFrom(example, local));
+    // A password one character short of the 12 the services ask for: must not start either.
+    for (const variable of ['ADMIN_PASSWORD', 'SOURCE_PASSWORD']) {
+      const file = join(folder, `short-${variable.toLowerCase()}.env`);
+      await writeFile(file, envFrom(env, { [variable]: secret().slice(0, 11) }), { mode: 0o600 });
+      shortEnvFiles[variable] = file;
+    }
 
     const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
     const tracks = await generateDemoLibrary(music, { ffmpegPath: ffmpeg.path });
@@ -1047,53 +1178,58 @@ try {
     note(`version: ${version[0]}; request.queue: ${queue.length} entries`);
   });
 
-  await stage('REST API through the web server: status, register, login, tracks', async () => {
-    const status = await api('/status');
-    check(status.response.status === 200, `/status answered ${status.response.status}`);
-    const health = status.json.health as Record<string, { ok: boolean }> | undefined;
-    const down = Object.entries(health ?? {}).filter(([, entry]) => !entry.ok);
-    check(health && down.length === 0, `/status: not healthy: ${JSON.stringify(status.json)}`);
-    const streaming = await api('/streaming-status');
-    const urls = ((streaming.json.mounts as Array<{ url: string }>) ?? []).map((m) => m.url);
-    check(
-      urls.length === STATION_MOUNTS.length &&
-        urls.every((url) => url.startsWith(envValues.PUBLIC_STREAM_URL as string)),
-      `/streaming-status: mounts not on PUBLIC_STREAM_URL: ${urls.join(', ')}`,
-    );
+  await stage(
+    'REST API through the web server: status, first admin, register, login, tracks',
+    async () => {
+      const status = await api('/status');
+      check(status.response.status === 200, `/status answered ${status.response.status}`);
+      const health = status.json.health as Record<string, { ok: boolean }> | undefined;
+      const down = Object.entries(health ?? {}).filter(([, entry]) => !entry.ok);
+      check(health && down.length === 0, `/status: not healthy: ${JSON.stringify(status.json)}`);
+      const streaming = await api('/streaming-status');
+      const urls = ((streaming.json.mounts as Array<{ url: string }>) ?? []).map((m) => m.url);
+      check(
+        urls.length === STATION_MOUNTS.length &&
+          urls.every((url) => url.startsWith(envValues.PUBLIC_STREAM_URL as string)),
+        `/streaming-status: mounts not on PUBLIC_STREAM_URL: ${urls.join(', ')}`,
+      );
 
-    const username = `e2e-${id}`;
-    const registered = await api('/auth/register', {
-      method: 'POST',
-      body: { username, password: PASSWORD },
-    });
-    check(
-      registered.response.status === 201,
-      `register answered ${registered.response.status}: ${JSON.stringify(registered.json)}`,
-    );
-    check(cookieOf(registered.response) !== '', 'register set no session cookie');
-    const login = await api('/auth/login', {
-      method: 'POST',
-      body: { username, password: PASSWORD },
-    });
-    check(login.response.status === 200, `login answered ${login.response.status}`);
-    const cookie = cookieOf(login.response);
-    check(cookie !== '', 'login set no session cookie');
-    const role = (login.json.user as { role?: string } | undefined)?.role;
-    check(role === 'admin', `the first registered user is ${role}, not admin`);
-    adminCookie = cookie;
-    const anonymous = await api('/tracks');
-    check(
-      anonymous.response.status === 401,
-      `/tracks without a session: ${anonymous.response.status}`,
-    );
-    const tracks = await api('/tracks', { cookie });
-    check(tracks.response.status === 200, `/tracks with the cookie: ${tracks.response.status}`);
-    const items = tracks.json.items as unknown[] | undefined;
-    check(Array.isArray(items) && items.length > 0, '/tracks listed no track');
-    note(
-      `status ${String(status.json.status)} (db, bus, stream, scheduler ok); ${username} registered and logged in; /tracks: ${items.length} tracks (401 without the cookie)`,
-    );
-  });
+      const username = `e2e-${id}`;
+      await makeFirstAdmin(username);
+      const registered = await api('/auth/register', {
+        method: 'POST',
+        body: { username: `listener-${id}`, password: PASSWORD },
+      });
+      check(
+        registered.response.status === 201,
+        `register answered ${registered.response.status}: ${JSON.stringify(registered.json)}`,
+      );
+      const registeredRole = (registered.json.user as { role?: string } | undefined)?.role;
+      check(registeredRole === 'listener', `a registered account is ${registeredRole}`);
+      const login = await api('/auth/login', {
+        method: 'POST',
+        body: { username, password: PASSWORD },
+      });
+      check(login.response.status === 200, `login answered ${login.response.status}`);
+      const cookie = cookieOf(login.response);
+      check(cookie !== '', 'login set no session cookie');
+      const role = (login.json.user as { role?: string } | undefined)?.role;
+      check(role === 'admin', `${username} logged in as ${role}, not admin`);
+      adminCookie = cookie;
+      const anonymous = await api('/tracks');
+      check(
+        anonymous.response.status === 401,
+        `/tracks without a session: ${anonymous.response.status}`,
+      );
+      const tracks = await api('/tracks', { cookie });
+      check(tracks.response.status === 200, `/tracks with the cookie: ${tracks.response.status}`);
+      const items = tracks.json.items as unknown[] | undefined;
+      check(Array.isArray(items) && items.length > 0, '/tracks listed no track');
+      note(
+        `status ${String(status.json.status)} (db, bus, stream, scheduler ok); listener-${id} registered as a listener; ${username} logged in as admin; /tracks: ${items.length} tracks (401 without the cookie)`,
+      );
+    },
+  );
 
   await stage('live: a DJ source through LIVE_PUBLISH_PORT goes on air and leaves', async () => {
     const cookie = adminCookie;
@@ -1223,7 +1359,33 @@ try {
     }
   });
 
+  await stage(
+    "careful defaults: Redis password, the apps' PostgreSQL role, 12-character passwords",
+    () =>
+      checkCarefulDefaults(
+        {
+          compose: (args, options = {}) =>
+            compose(
+              args,
+              { allowFail: options.allowFail ?? false, timeoutMs: 60_000 },
+              options.envFile,
+            ),
+          note,
+          check,
+        },
+        {
+          POSTGRES_USER: envValues.POSTGRES_USER || 'radio',
+          POSTGRES_DB: envValues.POSTGRES_DB || 'radio',
+          POSTGRES_APP_USER: envValues.POSTGRES_APP_USER || 'radio_app',
+        },
+        shortEnvFiles,
+      ),
+  );
+
   await stage('radioctl ps, radioctl logs scheduler --tail 20', async () => {
+    // The one-off containers of the stages before load the machine: a health check that timed
+    // out meanwhile (3 s, Node starting) must pass again before ps can show every one healthy.
+    await waitHealthy(HEALTH_TIMEOUT_S);
     const ps = await radioctl(['ps']);
     for (const line of ps.stdout.trimEnd().split('\n')) note(line);
     const json = JSON.parse((await radioctl(['--json', 'ps'])).stdout) as {
@@ -1383,6 +1545,86 @@ try {
         // The scale stage stopped one edge.
         EDGES - 1,
       ),
+  );
+
+  const tls = await stage(
+    'tls profile: a fresh stack (down -v) behind Caddy on https://localhost:PORT, all healthy',
+    startTlsStack,
+  );
+
+  const trusted = await stage(
+    "tls: Caddy's root CA into a Chromium profile, HTTP redirected, another origin refused",
+    async () => {
+      const trusted = await trustCaddyRoot(tlsTools, tls.caddy, folder);
+      await checkRedirect(tlsTools, tls.site);
+      await checkForeignOrigin(tlsTools, tls.site, trusted.rootPem);
+      return trusted;
+    },
+  );
+
+  await stage(
+    'tls: Chromium over HTTPS: first admin with the setup code, sign-in, upload, MP3 and HLS',
+    async () => {
+      const setup = await pendingSetup();
+      check(setup, 'radioctl status --json shows no setup code on the fresh stack');
+      check(
+        setup.webUrl === `${tls.site.origin}/`,
+        `radioctl status sends the operator to ${setup.webUrl}, not ${tls.site.origin}/ (PUBLIC_URL)`,
+      );
+      const file = join(folder, `tls-upload-${id}.mp3`);
+      const ffmpeg = locateFfmpeg({ ffmpegPath: process.env.FFMPEG_PATH || undefined });
+      await run(ffmpeg.path, [
+        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=440:d=5'],
+        ...['-c:a', 'libmp3lame', '-b:a', '128k', '-metadata', 'title=Uploaded over HTTPS', file],
+      ]);
+      await browseOverHttps(tlsTools, {
+        site: tls.site,
+        home: trusted.home,
+        setupCode: setup.code,
+        admin: { username: `tls-admin-${id}`, password: PASSWORD },
+        file,
+        folder,
+      });
+      await waitFor(
+        'radioctl status to show no setup code',
+        async () => (await pendingSetup()) === null,
+        30_000,
+        500,
+      );
+      note('radioctl status shows no setup code any more');
+    },
+  );
+
+  await stage(
+    `tls: a listener's first byte of /radio.mp3 through Caddy and on the stream port (${FIRST_BYTE_TRIES} each)`,
+    async () => {
+      const stream = new URL(streamBase);
+      const figures = await compareFirstBytes(
+        {
+          caddy: {
+            address: '127.0.0.1',
+            port: tls.site.httpsPort,
+            host: tls.site.host,
+            path: '/radio.mp3',
+            ca: trusted.rootPem,
+          },
+          direct: {
+            address: '127.0.0.1',
+            port: Number(stream.port),
+            host: stream.host,
+            path: '/radio.mp3',
+          },
+        },
+        FIRST_BYTE_TRIES,
+      );
+      const show = (f: Figures | undefined): string =>
+        f
+          ? `median ${f.median.toFixed(1)} ms (min ${f.min.toFixed(1)}, p90 ${f.p90.toFixed(1)}, max ${f.max.toFixed(1)})`
+          : '-';
+      note(`through Caddy (HTTPS, TLS handshake included): ${show(figures.caddy)}`);
+      note(`on the stream port (plain HTTP): ${show(figures.direct)}`);
+      note('target: under 100 ms through Caddy (measured, not asserted)');
+    },
   );
 
   await stage('docker-compose down -v', async () => {

@@ -40,3 +40,4 @@ export * from './schedule/index.ts';
 export { FailureLimiter, type FailureLimitRule } from './security/failure-limiter.ts';
 export { LogThrottle } from './security/log-throttle.ts';
 export * from './station/mounts.ts';
+export { listenerStreamBase } from './station/public-urls.ts';

@@ -253,7 +253,8 @@ Commands:
     --no-wait             copy only
     --force               replace a different file of the same name
     --service NAME        the service whose music folder to use (default scheduler)
-  status                  containers, now playing, listeners per mount, queue length
+  status                  containers, the first admin's setup code while there is none, now
+                          playing, listeners per mount, queue length
   help [command]          this text, or one command's
 
 Global options:

@@ -16,6 +16,7 @@ import Docker from 'dockerode';
 import { findFfprobe } from '../src/audio.ts';
 import { controlCommand } from '../src/control-client.ts';
 import { dockerEndpoint } from '../src/docker/index.ts';
+import { FIRST_ADMIN_CREATED, WAITING_FOR_ADMIN } from '../src/setup-log.ts';
 import {
   buildFakeImage,
   dockerUnavailable,
@@ -37,6 +38,12 @@ if (unavailable !== null) {
 const describeDocker = unavailable === null ? describe : describe.skip;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The api's setup lines, as its JSON logger writes them. */
+const SETUP_CODE = 'K7Q4-XM2P-93TD';
+const apiLog = (msg: string, fields: Record<string, string> = {}): string =>
+  JSON.stringify({ level: 'info', time: new Date().toISOString(), service: 'api', ...fields, msg });
+const WAITING_LINE = apiLog(WAITING_FOR_ADMIN, { setupCode: SETUP_CODE });
 
 async function eventually<T>(
   what: string,
@@ -127,8 +134,14 @@ describeDocker('radioctl against a real Docker engine', () => {
         binds: [`${musicDir}:/music`],
         env: { MUSIC_DIR: '/music' },
       },
-      // Slower to be ready, so restart has something to wait for.
-      { service: 'api', role: 'plain', readyMs: 1500 },
+      // Slower to be ready, so restart has something to wait for. No admin yet: it logs the
+      // setup code at each start.
+      {
+        service: 'api',
+        role: 'plain',
+        readyMs: 1500,
+        env: { FAKE_STDOUT: WAITING_LINE, PUBLIC_URL: 'https://radio.example' },
+      },
     ];
     ids = await Promise.all(
       services.map((service) => startService(docker, image, project, service)),
@@ -327,6 +340,35 @@ describeDocker('radioctl against a real Docker engine', () => {
       expect(result.out).toMatch(/\/radio\.mp3\s+3\s+5\s+128\s+Station - Jingle/);
       expect(result.out).toMatch(/\/radio-low\.mp3\s+0\s+2\s+64/);
     });
+
+    test('while the api waits for the first admin: its setup code and where to enter it', async () => {
+      const result = await radioctl(['status'], { env: env() });
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Setup: no admin yet; setup code ${SETUP_CODE}\n`);
+      expect(result.out).toContain('  open https://radio.example/ and enter the code');
+      const json = JSON.parse((await radioctl(['status', '--json'], { env: env() })).out);
+      expect(json.setup).toEqual({ code: SETUP_CODE, webUrl: 'https://radio.example/' });
+      expect(json.errors.api).toBeNull();
+    });
+
+    test('no setup line once the first admin is created', async () => {
+      const done = `${run}-done`;
+      const id = await startService(docker, image, done, {
+        service: 'api',
+        role: 'plain',
+        env: { FAKE_STDOUT: `${WAITING_LINE}\n${apiLog(FIRST_ADMIN_CREATED)}` },
+      });
+      await waitHealthy(docker, [id]);
+      const result = await radioctl(['status', '-p', done], { env: env() });
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Project ${done}: 1 containers`);
+      expect(result.out).not.toContain('Setup');
+      expect(result.out).not.toContain(SETUP_CODE);
+      const json = JSON.parse(
+        (await radioctl(['status', '-p', done, '--json'], { env: env() })).out,
+      );
+      expect(json.setup).toBeNull();
+    }, 60_000);
 
     test('--json for scripts', async () => {
       const result = await radioctl(['status', '--json'], { env: env() });

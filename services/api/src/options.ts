@@ -1,5 +1,5 @@
 import type { apiSpec, ConfigOf } from '@radio/core';
-import { DEFAULT_SCRYPT_COST, isTrustedProxyEntry } from '@radio/core';
+import { DEFAULT_SCRYPT_COST, isTrustedProxyEntry, listenerStreamBase } from '@radio/core';
 import {
   type AudienceOptions,
   type ResolvedAudienceOptions,
@@ -386,8 +386,7 @@ export function apiOptionsFromConfig(
     port: config.API_PORT,
     sessionSecret: config.SESSION_SECRET,
     streamUrl: config.STREAM_URL,
-    // Behind a TLS proxy the mounts are on the station's own origin (the tls profile, nginx).
-    publicStreamUrl: config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL,
+    publicStreamUrl: listenerStreamBase(config.PUBLIC_STREAM_URL, config.PUBLIC_URL),
     musicDir: config.MUSIC_DIR,
     dataDir: config.DATA_DIR,
     maxUploadBytes: config.MAX_UPLOAD_MB * MB,

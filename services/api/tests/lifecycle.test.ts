@@ -134,7 +134,8 @@ describe('apiOptionsFromConfig', () => {
       port: 3000,
       sessionSecret: config.SESSION_SECRET,
       streamUrl: 'http://stream:8000',
-      publicStreamUrl: undefined,
+      // The mounts are on the station's origin behind its TLS proxy.
+      publicStreamUrl: 'https://radio.example',
       musicDir: '/music',
       dataDir: '/data',
       maxUploadBytes: 500 * 1024 * 1024,

@@ -1,4 +1,10 @@
-import { type ConfigOf, type MountQuality, STATION_MOUNTS, type streamSpec } from '@radio/core';
+import {
+  type ConfigOf,
+  listenerStreamBase,
+  type MountQuality,
+  STATION_MOUNTS,
+  type streamSpec,
+} from '@radio/core';
 import { StreamConfigError } from './errors.ts';
 import type { SessionRecorderOptions } from './sessions/session-recorder.ts';
 import { SERVER_ID } from './version.ts';
@@ -130,7 +136,7 @@ export function streamOptionsFromConfig(
     | 'TRUSTED_PROXIES'
   >,
 ): StreamServerOptions {
-  const publicUrl = config.PUBLIC_STREAM_URL ?? config.PUBLIC_URL;
+  const publicUrl = listenerStreamBase(config.PUBLIC_STREAM_URL, config.PUBLIC_URL);
   return {
     host: config.STREAM_HOST,
     port: config.STREAM_PORT,

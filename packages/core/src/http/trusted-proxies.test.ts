@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { ConfigError } from '../errors.ts';
+import { waitFor } from '../testing/index.ts';
 import { isTrustedProxyEntry, normalizeAddress, TrustedProxies } from './trusted-proxies.ts';
 
 describe('TrustedProxies', () => {
@@ -60,6 +61,35 @@ describe('TrustedProxies', () => {
     expect(named.trusts('172.18.0.6')).toBe(false);
     expect(named.resolve('172.18.0.5', '198.51.100.7')).toBe('198.51.100.7');
     named.close();
+  });
+
+  test('a peer it does not trust makes it look the names up again, at most once a second', async () => {
+    // Compose starts `web` after the api that trusts it: the api's lookup at start finds none.
+    const addresses = new Map<string, string[]>();
+    let lookups = 0;
+    const named = new TrustedProxies(['web'], {
+      resolve: async (name) => {
+        lookups++;
+        const found = addresses.get(name);
+        if (!found) throw new Error(`ENOTFOUND ${name}`);
+        return found;
+      },
+      refreshMs: 3_600_000,
+    });
+    await named.start();
+    expect(lookups).toBe(1);
+    addresses.set('web', ['172.18.0.7']);
+    // The new proxy is not believed at first; its requests set off a lookup (a second after
+    // the last one at most)...
+    expect(named.trusts('172.18.0.7')).toBe(false);
+    await waitFor('the lookup it set off', () => named.trusts('172.18.0.7'), 5_000, 10);
+    expect(lookups).toBe(2);
+    // ...while strangers at any rate cost one lookup a second at most.
+    for (let i = 0; i < 100; i++) named.trusts(`198.51.100.${i}`);
+    expect(lookups).toBeLessThanOrEqual(3);
+    named.close();
+    named.trusts('198.51.100.200');
+    expect(lookups).toBeLessThanOrEqual(3);
   });
 
   test('forwarded: proto and host from a trusted proxy only, the left-most of each', () => {

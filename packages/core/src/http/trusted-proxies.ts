@@ -84,6 +84,9 @@ export interface TrustedProxiesOptions {
   resolve?: (name: string) => Promise<string[]>;
 }
 
+/** The soonest a peer it does not trust makes it look the names up again. */
+const MISS_LOOKUP_MS = 1000;
+
 async function resolveName(name: string): Promise<string[]> {
   const found = await lookup(name, { all: true });
   return found.map((each) => each.address);
@@ -103,6 +106,8 @@ export class TrustedProxies {
   #resolved = new Set<string>();
   #empty: boolean;
   #timer: NodeJS.Timeout | null = null;
+  #lookedUpAt = 0;
+  #lookingUp: Promise<void> | null = null;
 
   /** `entries`: see `isTrustedProxyEntry`; throws a ConfigError naming a bad one. */
   constructor(entries: readonly string[], options: TrustedProxiesOptions = {}) {
@@ -140,7 +145,26 @@ export class TrustedProxies {
     this.#timer = null;
   }
 
-  async #refresh(): Promise<void> {
+  /**
+   * A peer it does not trust may be a proxy that started after the last lookup (compose starts
+   * `web` after the api that trusts it): look the names up again now, not at the next interval,
+   * so its next request is believed. At most once a second, whoever asks.
+   */
+  #missed(): void {
+    if (this.#names.length === 0 || this.#timer === null || this.#lookingUp) return;
+    if (Date.now() - this.#lookedUpAt < MISS_LOOKUP_MS) return;
+    void this.#refresh();
+  }
+
+  #refresh(): Promise<void> {
+    this.#lookingUp ??= this.#lookUp().finally(() => {
+      this.#lookingUp = null;
+    });
+    return this.#lookingUp;
+  }
+
+  async #lookUp(): Promise<void> {
+    this.#lookedUpAt = Date.now();
     const next = new Set<string>();
     await Promise.all(
       this.#names.map(async (name) => {
@@ -160,7 +184,11 @@ export class TrustedProxies {
     const normal = normalizeAddress(address);
     const family = isIP(normal);
     if (family === 0) return false;
-    return this.#resolved.has(normal) || this.#fixed.check(normal, family === 4 ? 'ipv4' : 'ipv6');
+    if (this.#resolved.has(normal) || this.#fixed.check(normal, family === 4 ? 'ipv4' : 'ipv6')) {
+      return true;
+    }
+    this.#missed();
+    return false;
   }
 
   /**

@@ -11,13 +11,16 @@ import {
   parseQueue,
   type QueueEntry,
 } from '../control-client.ts';
-import type { ContainerInfo } from '../docker/index.ts';
+import type { ContainerInfo, DockerClient } from '../docker/index.ts';
 import { OpsError } from '../errors.ts';
 import { containerRecord, type Printer, table } from '../print.ts';
+import { SetupLog } from '../setup-log.ts';
 import { type Address, reachableAddress, Stack, servicePort } from '../stack.ts';
 
 const STREAM_SERVICE = 'stream';
 const SCHEDULER_SERVICE = 'scheduler';
+const API_SERVICE = 'api';
+const WEB_SERVICE = 'web';
 const HTTP_TIMEOUT_MS = 3_000;
 
 export interface MountStatus {
@@ -121,6 +124,45 @@ async function liveStatus(address: ControlAddress): Promise<LiveStatus | null> {
   }
 }
 
+/** The first admin is still to be made: the api's setup code, and where to enter it. */
+export interface PendingSetup {
+  code: string;
+  /** The web app: the api's PUBLIC_URL, else the web server's published port. */
+  webUrl: string | null;
+}
+
+/** Where the operator opens the web app from this host. */
+function webAppUrl(stack: Stack, api: ContainerInfo, publishedHost: string): string | null {
+  const publicUrl = api.env.PUBLIC_URL?.trim();
+  if (publicUrl) return `${publicUrl.replace(/\/$/, '')}/`;
+  const web = runningContainer(stack, WEB_SERVICE);
+  const address = web && reachableAddress(web, servicePort(web, 'WEB_PORT', 8080), publishedHost);
+  if (!address) return null;
+  return `http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}/`;
+}
+
+/**
+ * The api's setup code while no admin exists, from its log since it last started (it logs the
+ * code at each start while setup is pending, and "first admin created" once it is used).
+ */
+async function pendingSetup(
+  docker: DockerClient,
+  stack: Stack,
+  publishedHost: string,
+): Promise<PendingSetup | null> {
+  const api = runningContainer(stack, API_SERVICE);
+  if (!api?.startedAt) return null;
+  const log = new SetupLog();
+  await docker.logs(
+    api,
+    { follow: false, tail: 'all', since: api.startedAt.getTime() / 1000 - 1, timestamps: false },
+    { stdout: log, stderr: { write: () => true } },
+  );
+  log.end();
+  const code = log.code();
+  return code === null ? null : { code, webUrl: webAppUrl(stack, api, publishedHost) };
+}
+
 /** What `status` read from the running stack, each part with its value or why it is missing. */
 interface StackReport {
   mounts: Part<MountStatus[]>;
@@ -128,10 +170,15 @@ interface StackReport {
   queue: Part<QueueEntry[]>;
   playout: Part<PlayoutStatus | null>;
   live: Part<LiveStatus | null>;
+  setup: Part<PendingSetup | null>;
 }
 
-/** Asks the stream server and the scheduler, on their published ports, at the same time. */
-async function readStack(stack: Stack, publishedHost: string): Promise<StackReport> {
+/**
+ * Asks the stream server and the scheduler, on their published ports, and reads the api's log,
+ * all at the same time.
+ */
+async function readStack(docker: DockerClient, stack: Stack): Promise<StackReport> {
+  const publishedHost = docker.endpoint.publishedHost;
   const stream = runningContainer(stack, STREAM_SERVICE);
   const streamAddress = stream
     ? reachableAddress(stream, servicePort(stream, 'STREAM_PORT', 8000), publishedHost)
@@ -149,7 +196,7 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
         ? `${service} is not running`
         : `${service} has no published port reachable from here`,
   });
-  const [mounts, onAir, queue, playout, live] = await Promise.all([
+  const [mounts, onAir, queue, playout, live, setup] = await Promise.all([
     streamAddress
       ? attempt(() => streamMounts(streamAddress))
       : unavailable(STREAM_SERVICE, stream),
@@ -171,8 +218,9 @@ async function readStack(stack: Stack, publishedHost: string): Promise<StackRepo
     controlAddress
       ? attempt(() => liveStatus(controlAddress))
       : unavailable(SCHEDULER_SERVICE, scheduler),
+    attempt(() => pendingSetup(docker, stack, publishedHost)),
   ]);
-  return { mounts, onAir, queue, playout, live };
+  return { mounts, onAir, queue, playout, live, setup };
 }
 
 function totalListeners(mounts: Part<MountStatus[]>): number | null {
@@ -180,10 +228,11 @@ function totalListeners(mounts: Part<MountStatus[]>): number | null {
 }
 
 function printJson(printer: Printer, stack: Stack, report: StackReport, now: number): void {
-  const { mounts, onAir, queue, playout, live } = report;
+  const { mounts, onAir, queue, playout, live, setup } = report;
   printer.jsonValue({
     project: stack.project.name,
     containers: stack.containers.map((container) => containerRecord(container, now)),
+    setup: setup.value,
     nowPlaying: onAir.value,
     queueLength: queue.value?.length ?? null,
     queue: queue.value,
@@ -194,8 +243,23 @@ function printJson(printer: Printer, stack: Stack, report: StackReport, now: num
     errors: {
       stream: mounts.error,
       scheduler: onAir.error ?? queue.error ?? playout.error ?? live.error,
+      api: setup.error,
     },
   });
+}
+
+/** Only while the first admin is still to be made: the code and what to do with it. */
+function printSetup(p: Printer, setup: Part<PendingSetup | null>): void {
+  if (setup.error !== null) {
+    p.line(`Setup: ${p.colourOut('unavailable', 'yellow')} (${setup.error})`);
+    return;
+  }
+  const pending = setup.value;
+  if (pending === null) return;
+  p.line(`Setup: no admin yet; setup code ${p.colourOut(pending.code, 'bold')}`);
+  p.line(
+    `  open ${pending.webUrl ?? 'the web app'} and enter the code with a user name and password: that account becomes the admin, and the code stops working`,
+  );
 }
 
 function printOnAir(p: Printer, onAir: Part<OnAir | null>): void {
@@ -295,6 +359,7 @@ function printText(p: Printer, stack: Stack, report: StackReport, now: number): 
   p.line();
   p.containers(stack.containers, now);
   p.line();
+  printSetup(p, report.setup);
   printOnAir(p, report.onAir);
   printPlayout(p, report.playout);
   printLive(p, report.live);
@@ -304,13 +369,14 @@ function printText(p: Printer, stack: Stack, report: StackReport, now: number): 
 
 /**
  * `radioctl status`: the containers, then what the running stack says about itself: the
- * stream server's mounts and listeners (/status-json.xsl on its published port) and the
- * scheduler's on-air track, queue, fallback and dead-air skips (its control port). A part that cannot be read is shown
- * as unavailable with the reason; only Docker and the stack being absent are errors.
+ * first admin's setup code while none exists (the api's log), the stream server's mounts and
+ * listeners (/status-json.xsl on its published port) and the scheduler's on-air track, queue,
+ * fallback and dead-air skips (its control port). A part that cannot be read is shown as
+ * unavailable with the reason; only Docker and the stack being absent are errors.
  */
 export async function status(ctx: CommandContext): Promise<number> {
   const stack = await Stack.load(ctx.docker, ctx.project);
-  const report = await readStack(stack, ctx.docker.endpoint.publishedHost);
+  const report = await readStack(ctx.docker, stack);
   const now = ctx.now();
   if (ctx.printer.json) printJson(ctx.printer, stack, report, now);
   else printText(ctx.printer, stack, report, now);

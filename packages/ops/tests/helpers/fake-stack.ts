@@ -127,7 +127,7 @@ export async function startService(
       'com.docker.compose.service': spec.service,
       'com.docker.compose.container-number': '1',
       'com.docker.compose.oneoff': 'False',
-      [TEST_LABEL]: project.replace(/-sick$/, ''),
+      [TEST_LABEL]: project.replace(/-(sick|done)$/, ''),
     },
     ExposedPorts: exposed,
     Healthcheck: {
