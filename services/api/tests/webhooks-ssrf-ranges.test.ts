@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os';
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { RefusedUrlError, SsrfGuard } from '../src/webhooks/ssrf-guard.ts';
 
 /*
@@ -20,6 +20,9 @@ describe('the webhook URL guard, on addresses in disguise', () => {
   const guard = new SsrfGuard({ streamUrl: 'http://198.51.100.7:8000', allowLoopback: false });
   // Tests let receivers on loopback through; nothing else of the machine's is let through.
   const testing = new SsrfGuard({ streamUrl: 'http://127.0.0.1:8000', allowLoopback: true });
+  // The first check waits for the compose service names to resolve, which a name server that
+  // drops the queries makes take 5 s a name: resolved here, outside the tests' own time.
+  beforeAll(() => Promise.all([guard.refresh(), testing.refresh()]), 120_000);
   const refusedAs = async (url: string, what: RegExp) => {
     const refusal = guard.check(url);
     await expect(refusal).rejects.toBeInstanceOf(RefusedUrlError);
